@@ -1,0 +1,55 @@
+import { compareDiagnostics, makeDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkContract, type CheckOptions } from './check-contract.js';
+import type { ContractIR } from './contract-ir.js';
+import { typeStem } from './names.js';
+
+export interface SourceText {
+  readonly file: string;
+  /** Text, or the file's bytes (checked for UTF-8). */
+  readonly text: string | Uint8Array;
+}
+
+export interface CheckContractsResult {
+  /** Every contract without errors, sorted by tool name. */
+  readonly contracts: readonly ContractIR[];
+  /** Sorted by file and position. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Checks every contract, then what only the set can show: repeated tool names and generated names. */
+export function checkContracts(sources: readonly SourceText[], options: CheckOptions = {}): CheckContractsResult {
+  const diagnostics: Diagnostic[] = [];
+  const contracts: ContractIR[] = [];
+  for (const source of sources) {
+    const result = checkContract(source.text, source.file, options);
+    diagnostics.push(...result.diagnostics);
+    if (result.contract !== undefined) contracts.push(result.contract);
+  }
+  contracts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
+  const origin = { line: 1, column: 1, offset: 0 };
+  const byName = new Map<string, ContractIR>();
+  const byStem = new Map<string, ContractIR>();
+  const rejected = new Set<ContractIR>();
+  for (const contract of contracts) {
+    const sameName = byName.get(contract.name);
+    const sameStem = byStem.get(typeStem(contract.name));
+    if (sameName !== undefined) {
+      diagnostics.push(makeDiagnostic(contract.file, { code: 'JTC124', position: origin, pointer: '/name', message: `tool name ${JSON.stringify(contract.name)} is also used by ${sameName.file}`, hint: 'tool names must be unique across one build' }));
+      rejected.add(contract);
+    } else if (sameStem !== undefined) {
+      diagnostics.push(
+        makeDiagnostic(contract.file, {
+          code: 'JTC125',
+          position: origin,
+          pointer: '/name',
+          message: `tool names ${JSON.stringify(sameStem.name)} (${sameStem.file}) and ${JSON.stringify(contract.name)} both give the type names ${typeStem(contract.name)}Input/${typeStem(contract.name)}Output`,
+          hint: 'rename one of the tools',
+        }),
+      );
+      rejected.add(contract);
+    }
+    byName.set(contract.name, sameName ?? contract);
+    byStem.set(typeStem(contract.name), sameStem ?? contract);
+  }
+  return { contracts: contracts.filter((c) => !rejected.has(c)), diagnostics: diagnostics.sort(compareDiagnostics) };
+}

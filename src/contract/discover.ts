@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const contractSuffix = '.contract.json';
+
+/** A problem with the command line or the file system: exit code 2, a message, no stack trace. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface ContractSource {
+  /** The path as shown to the user: relative to the working directory when inside it. */
+  readonly file: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Finds `*.contract.json` under the given files and folders: folders recursively, skipping
+ * `node_modules` and dot-folders, following each real directory once so link loops end.
+ * The result is sorted, so the order of arguments never changes the output.
+ */
+export function discoverContracts(inputs: readonly string[], cwd = process.cwd()): string[] {
+  if (inputs.length === 0) throw new UsageError('no input: name contract files or folders');
+  const found = new Set<string>();
+  const visited = new Set<string>();
+  const walk = (dir: string): void => {
+    const real = realpathSync(dir);
+    if (visited.has(real)) return;
+    visited.add(real);
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path));
+      if (isDir) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path);
+      } else if (entry.name.endsWith(contractSuffix)) {
+        found.add(path);
+      }
+    }
+  };
+  for (const input of inputs) {
+    const stat = statOrThrow(input);
+    if (stat.isDirectory()) withIoErrors(input, () => walk(input));
+    else found.add(input);
+  }
+  return [...found].map((path) => displayPath(path, cwd)).sort();
+}
+
+export function readContractSources(paths: readonly string[]): ContractSource[] {
+  return paths.map((file) => ({ file, bytes: withIoErrors(file, () => readFileSync(file)) }));
+}
+
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith('..') || rel === '' ? path : rel;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function statOrThrow(path: string) {
+  return withIoErrors(path, () => statSync(path));
+}
+
+export function withIoErrors<T>(path: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
+    throw new UsageError(`${path}: ${reason}`);
+  }
+}

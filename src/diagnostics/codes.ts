@@ -1,0 +1,39 @@
+/**
+ * Every diagnostic the compiler can report. Codes are stable: tools and CI scripts match on them,
+ * so a code is never reused for another meaning. JTC1xx are errors, JTC2xx warnings.
+ */
+export const diagnosticCodes = {
+  JTC100: { severity: 'error', title: 'invalid JSON' },
+  JTC101: { severity: 'error', title: 'comment in JSON' },
+  JTC102: { severity: 'error', title: 'trailing comma' },
+  JTC103: { severity: 'error', title: 'duplicate key' },
+  JTC104: { severity: 'error', title: 'unsupported keyword' },
+  JTC105: { severity: 'error', title: 'invalid UTF-8' },
+  JTC106: { severity: 'error', title: 'root is not an object' },
+  JTC107: { severity: 'error', title: 'file too large' },
+  JTC108: { severity: 'error', title: 'schema-valued additionalProperties' },
+  JTC109: { severity: 'error', title: 'tuple items' },
+  JTC110: { severity: 'error', title: 'type array' },
+  JTC111: { severity: 'error', title: 'boolean schema' },
+  JTC112: { severity: 'error', title: 'invalid keyword value' },
+  JTC113: { severity: 'error', title: 'schema too large' },
+  JTC114: { severity: 'error', title: 'schema nested too deeply' },
+  JTC115: { severity: 'error', title: 'too many properties' },
+  JTC116: { severity: 'error', title: 'too many enum values' },
+  JTC117: { severity: 'error', title: 'number outside the f64 range' },
+  JTC120: { severity: 'error', title: 'missing contract field' },
+  JTC121: { severity: 'error', title: 'unknown contract field' },
+  JTC122: { severity: 'error', title: 'invalid tool name' },
+  JTC123: { severity: 'error', title: 'invalid description' },
+  JTC124: { severity: 'error', title: 'duplicate tool name' },
+  JTC125: { severity: 'error', title: 'generated name collision' },
+  JTC201: { severity: 'warning', title: 'keyword does not apply to the declared type' },
+  JTC202: { severity: 'warning', title: 'unsatisfiable bounds' },
+  JTC203: { severity: 'warning', title: 'enum value rejected by its own schema' },
+  JTC204: { severity: 'warning', title: 'empty enum' },
+  JTC205: { severity: 'warning', title: 'repeated enum value' },
+  JTC206: { severity: 'warning', title: 'required property that can never be present' },
+  JTC207: { severity: 'warning', title: 'default or example rejected by its own schema' },
+} as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
+
+export type DiagnosticCode = keyof typeof diagnosticCodes;

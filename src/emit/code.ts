@@ -1,0 +1,87 @@
+/**
+ * Generated code is built only through `code`: a tagged template in which every interpolated
+ * value is encoded as a JavaScript literal unless it is already `Code`. User text (property
+ * names, descriptions, enum strings) therefore cannot change the shape of generated code.
+ */
+export class Code {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export type Literal = string | number | boolean | null;
+export type Interpolated = Code | Literal | readonly Code[];
+
+export function code(strings: TemplateStringsArray, ...values: Interpolated[]): Code {
+  let text = strings[0]!;
+  values.forEach((value, i) => {
+    text += interpolate(value) + strings[i + 1]!;
+  });
+  return new Code(text);
+}
+
+function interpolate(value: Interpolated): string {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) return (value as readonly Code[]).map((part) => part.text).join('');
+  return literal(value as Literal);
+}
+
+/** A JavaScript literal for a JSON scalar, safe inside any source context. */
+export function literal(value: Literal): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`cannot emit non-finite number ${value}`);
+    return Object.is(value, -0) ? '-0' : String(value);
+  }
+  if (typeof value === 'string') return stringLiteral(value);
+  return String(value);
+}
+
+/**
+ * JSON.stringify escapes quotes, backslashes, control characters and lone surrogates; line and
+ * paragraph separators are escaped too, so the literal also survives tools that split lines on them.
+ */
+export function stringLiteral(value: string): string {
+  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function join(parts: readonly Code[], separator: string): Code {
+  return new Code(parts.map((part) => part.text).join(separator));
+}
+
+/** A block of statements, one per line, indented by the caller's nesting. */
+export function lines(parts: readonly (Code | undefined)[]): Code {
+  return new Code(
+    parts
+      .filter((part): part is Code => part !== undefined && part.text !== '')
+      .map((part) => part.text)
+      .join('\n'),
+  );
+}
+
+export function indent(block: Code, levels = 1): Code {
+  const pad = '  '.repeat(levels);
+  return new Code(
+    block.text
+      .split('\n')
+      .map((line) => (line === '' ? line : pad + line))
+      .join('\n'),
+  );
+}
+
+const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `obj.name` when the name is a plain identifier, otherwise `obj["na\"me"]`. */
+export function member(object: Code, name: string): Code {
+  return identifierPattern.test(name) ? code`${object}.${new Code(name)}` : code`${object}[${name}]`;
+}
+
+/**
+ * A key in an object literal. `__proto__` as a plain key would set the prototype instead of
+ * creating a property, so it is written as a computed key.
+ */
+export function propertyKey(name: string): Code {
+  if (name === '__proto__') return code`[${name}]`;
+  return identifierPattern.test(name) ? new Code(name) : new Code(stringLiteral(name));
+}

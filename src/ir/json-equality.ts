@@ -1,0 +1,26 @@
+import type { Decimal } from 'decimal.js';
+import type { JsonNode } from '../source/json-node.js';
+
+/** JSON equality on source values: deep, key order ignored, numbers by value (`1` equals `1.0`). */
+export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: string) => Decimal): boolean {
+  switch (a.kind) {
+    case 'number':
+      return b.kind === 'number' && numeric(a.lexeme).equals(numeric(b.lexeme));
+    case 'string':
+    case 'boolean':
+      return b.kind === a.kind && b.value === a.value;
+    case 'null':
+      return b.kind === 'null';
+    case 'array':
+      return b.kind === 'array' && a.items.length === b.items.length && a.items.every((item, i) => jsonNodesEqual(item, b.items[i]!, numeric));
+    case 'object':
+      return (
+        b.kind === 'object' &&
+        a.members.length === b.members.length &&
+        a.members.every((m) => {
+          const other = b.members.find((n) => n.key === m.key);
+          return other !== undefined && jsonNodesEqual(m.value, other.value, numeric);
+        })
+      );
+  }
+}

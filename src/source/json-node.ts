@@ -1,0 +1,78 @@
+import type { Position } from '../diagnostics/diagnostic.js';
+
+/**
+ * A JSON value as it stands in the source: every node knows where it is (position and JSON
+ * Pointer) and numbers keep their exact lexeme, so nothing is rounded before the checker decides.
+ */
+export type JsonNode = JsonObjectNode | JsonArrayNode | JsonStringNode | JsonNumberNode | JsonBooleanNode | JsonNullNode;
+
+interface NodeBase {
+  readonly position: Position;
+  readonly pointer: string;
+}
+
+export interface JsonMember {
+  readonly key: string;
+  readonly keyPosition: Position;
+  readonly value: JsonNode;
+}
+
+export interface JsonObjectNode extends NodeBase {
+  readonly kind: 'object';
+  /** In source order; a duplicate key is reported by the parser and only its first occurrence kept. */
+  readonly members: readonly JsonMember[];
+}
+
+export interface JsonArrayNode extends NodeBase {
+  readonly kind: 'array';
+  readonly items: readonly JsonNode[];
+}
+
+export interface JsonStringNode extends NodeBase {
+  readonly kind: 'string';
+  readonly value: string;
+}
+
+export interface JsonNumberNode extends NodeBase {
+  readonly kind: 'number';
+  /** The literal exactly as written, e.g. `1.0`, `-0`, `18446744073709551615`. */
+  readonly lexeme: string;
+}
+
+export interface JsonBooleanNode extends NodeBase {
+  readonly kind: 'boolean';
+  readonly value: boolean;
+}
+
+export interface JsonNullNode extends NodeBase {
+  readonly kind: 'null';
+}
+
+export function findMember(node: JsonObjectNode, key: string): JsonMember | undefined {
+  return node.members.find((member) => member.key === key);
+}
+
+/** A plain JS value for a node. Numbers become JS numbers: use only where rounding cannot matter. */
+export function toPlainValue(node: JsonNode): unknown {
+  switch (node.kind) {
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const member of node.members) {
+        Object.defineProperty(result, member.key, { value: toPlainValue(member.value), enumerable: true, writable: true, configurable: true });
+      }
+      return result;
+    }
+    case 'array':
+      return node.items.map(toPlainValue);
+    case 'number':
+      return Number(node.lexeme);
+    case 'null':
+      return null;
+    default:
+      return node.value;
+  }
+}
+
+export function jsonKindName(node: JsonNode): string {
+  return node.kind === 'number' ? `number ${node.lexeme}` : node.kind;
+}

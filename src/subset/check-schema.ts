@@ -1,0 +1,196 @@
+import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.js';
+import { compactJson, utf8Length } from '../ir/canonical.js';
+import type { Annotations, AnyRules, ArrayRules, CountBound, DecimalBound, EnumRule, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
+import type { JsonNode, JsonObjectNode } from '../source/json-node.js';
+import type { ReadContext, RuleGroup } from './keyword.js';
+import { keywordTable } from './keywords/index.js';
+import { unsupportedAdvice } from './keywords/unsupported.js';
+import { limits } from './limits.js';
+
+export interface SchemaCheckOptions {
+  readonly exactNumbers: boolean;
+}
+
+/**
+ * Checks one root schema (a contract's `input` or `output`) against the subset and its limits and
+ * builds its IR. Every problem is reported; the IR is returned only when there was no error.
+ */
+export function checkSchema(root: JsonNode, options: SchemaCheckOptions, report: (d: DiagnosticInput) => void): SchemaNode | undefined {
+  let failed = false;
+  const context: ReadContext = {
+    exactNumbers: options.exactNumbers,
+    report(diagnostic) {
+      failed = true;
+      report(diagnostic);
+    },
+  };
+  const bytes = utf8Length(compactJson(root));
+  if (bytes > limits.schemaBytes) {
+    context.report({
+      code: 'JTC113',
+      position: root.position,
+      pointer: root.pointer,
+      message: `schema is ${bytes} bytes as compact JSON; the limit is ${limits.schemaBytes}`,
+      hint: 'shorten descriptions and enums, or split the tool',
+    });
+  }
+  const node = checkNode(root, '#', 1, context, report);
+  return failed ? undefined : node;
+}
+
+const groupOfType: Readonly<Record<TypeName, RuleGroup | undefined>> = {
+  null: undefined,
+  boolean: undefined,
+  number: 'number',
+  integer: 'number',
+  string: 'string',
+  array: 'array',
+  object: 'object',
+};
+
+function checkNode(node: JsonNode, schemaPath: string, level: number, context: ReadContext, warn: (d: DiagnosticInput) => void): SchemaNode | undefined {
+  if (node.kind !== 'object') {
+    if (node.kind === 'boolean') {
+      context.report({
+        code: 'JTC111',
+        position: node.position,
+        pointer: node.pointer,
+        message: `the boolean schema ${node.value} is outside the subset`,
+        hint: node.value ? 'use {} to accept any JSON value' : 'remove the property, or close the object with "additionalProperties": false',
+      });
+    } else {
+      context.report({ code: 'JTC112', position: node.position, pointer: node.pointer, message: `a schema must be an object, found ${node.kind}` });
+    }
+    return undefined;
+  }
+  if (level > limits.depth) {
+    context.report({
+      code: 'JTC114',
+      position: node.position,
+      pointer: node.pointer,
+      message: `schema is nested ${level} levels deep; the limit is ${limits.depth} (the root schema is level 1)`,
+      hint: 'flatten the structure',
+    });
+    return undefined;
+  }
+
+  const values = new Map<string, unknown>();
+  for (const member of node.members) {
+    const definition = keywordTable.get(member.key);
+    if (definition === undefined) {
+      reportUnsupported(member.key, member.value, context);
+      continue;
+    }
+    const value = definition.read(member.value, context);
+    if (value !== undefined) values.set(member.key, value);
+  }
+
+  const typeName = values.get('type') as TypeName | undefined;
+  const declaredGroup = typeName === undefined ? undefined : groupOfType[typeName];
+  if (typeName !== undefined) {
+    for (const member of node.members) {
+      const group = keywordTable.get(member.key)?.group;
+      if (group === undefined || group === 'all' || group === declaredGroup) continue;
+      warn({
+        code: 'JTC201',
+        position: member.keyPosition,
+        pointer: member.value.pointer,
+        message: `"${member.key}" applies to ${group} values and has no effect on a schema of type "${typeName}"`,
+        hint: `remove it, or change "type"`,
+      });
+    }
+  }
+
+  // Sub-schemas are checked even where the declared type makes them inert: an unsupported
+  // keyword is an error wherever it stands.
+  const child = (child: JsonNode, path: string): SchemaNode | undefined => checkNode(child, path, level + 1, context, warn);
+  const rules: AnyRules = {
+    string: stringRules(values),
+    number: numberRules(values),
+    array: arrayRules(values, schemaPath, child),
+    object: objectRules(values, schemaPath, child),
+  };
+  const base = withDefined<NodeBase>({
+    pointer: node.pointer,
+    schemaPath,
+    position: node.position,
+    enum: values.get('enum') as EnumRule | undefined,
+    annotations: annotations(values),
+  });
+  switch (typeName) {
+    case undefined:
+      return { ...base, kind: 'any', rules };
+    case 'null':
+    case 'boolean':
+      return { ...base, kind: typeName };
+    case 'number':
+    case 'integer':
+      return { ...base, kind: typeName, rules: rules.number };
+    case 'string':
+      return { ...base, kind: 'string', rules: rules.string };
+    case 'array':
+      return { ...base, kind: 'array', rules: rules.array };
+    case 'object':
+      return { ...base, kind: 'object', rules: rules.object };
+  }
+}
+
+function reportUnsupported(keyword: string, value: JsonNode, context: ReadContext): void {
+  const advice = unsupportedAdvice[keyword];
+  const diagnostic: DiagnosticInput = {
+    code: 'JTC104',
+    position: value.position,
+    pointer: value.pointer,
+    message: advice === undefined ? `unknown keyword ${JSON.stringify(keyword)}` : `unsupported keyword ${JSON.stringify(keyword)}`,
+    hint: advice ?? 'the subset takes only the keywords listed in the README; to keep a note, use "description"',
+  };
+  context.report(diagnostic);
+}
+
+/** Drops undefined fields, as `exactOptionalPropertyTypes` wants optional fields absent, not undefined. */
+function withDefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function stringRules(values: Map<string, unknown>): StringRules {
+  return withDefined<StringRules>({ minLength: values.get('minLength') as CountBound | undefined, maxLength: values.get('maxLength') as CountBound | undefined });
+}
+
+function numberRules(values: Map<string, unknown>): NumberRules {
+  return withDefined<NumberRules>({ minimum: values.get('minimum') as DecimalBound | undefined, maximum: values.get('maximum') as DecimalBound | undefined });
+}
+
+type ChildChecker = (node: JsonNode, schemaPath: string) => SchemaNode | undefined;
+
+function arrayRules(values: Map<string, unknown>, schemaPath: string, child: ChildChecker): ArrayRules {
+  const itemsSource = values.get('items') as JsonNode | undefined;
+  return withDefined<ArrayRules>({
+    items: itemsSource === undefined ? undefined : child(itemsSource, `${schemaPath}/items`),
+    minItems: values.get('minItems') as CountBound | undefined,
+    maxItems: values.get('maxItems') as CountBound | undefined,
+  });
+}
+
+function objectRules(values: Map<string, unknown>, schemaPath: string, child: ChildChecker): ObjectRules {
+  const propertiesSource = values.get('properties') as JsonObjectNode | undefined;
+  const properties = (propertiesSource?.members ?? []).flatMap((member) => {
+    const schema = child(member.value, appendPointer(`${schemaPath}/properties`, member.key));
+    return schema === undefined ? [] : [{ name: member.key, schema }];
+  });
+  return withDefined<ObjectRules>({
+    properties,
+    required: (values.get('required') as readonly string[] | undefined) ?? [],
+    additionalProperties: values.get('additionalProperties') as boolean | undefined,
+  });
+}
+
+function annotations(values: Map<string, unknown>): Annotations {
+  return withDefined<Annotations>({
+    title: values.get('title') as string | undefined,
+    description: values.get('description') as string | undefined,
+    default: values.get('default') as JsonNode | undefined,
+    examples: values.get('examples') as readonly JsonNode[] | undefined,
+    $schema: values.get('$schema') as string | undefined,
+    $id: values.get('$id') as string | undefined,
+  });
+}

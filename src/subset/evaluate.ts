@@ -1,0 +1,97 @@
+import { Decimal } from 'decimal.js';
+import type { AnyRules, ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
+import type { JsonNode } from '../source/json-node.js';
+import { enumHolds } from './keywords/enum.js';
+import { maxItemsConstraint, minItemsConstraint } from './keywords/item-count.js';
+import { maximumConstraint, minimumConstraint } from './keywords/number-bounds.js';
+import { maxLengthConstraint, minLengthConstraint } from './keywords/string-length.js';
+import { sourceTypeMatches } from './keywords/type.js';
+
+/** How a numeric literal is read: exactly, or rounded to the nearest f64 as the default mode does. */
+export type NumericReading = (lexeme: string) => Decimal;
+
+export const exactReading: NumericReading = (lexeme) => new Decimal(lexeme);
+/** Shortest round-trip digits of the f64: ordered exactly as the doubles are. */
+export const f64Reading: NumericReading = (lexeme) => new Decimal(Number(lexeme));
+
+export function numericReading(exactNumbers: boolean): NumericReading {
+  return exactNumbers ? exactReading : f64Reading;
+}
+
+/**
+ * The build-time meaning of a schema, on source values: the same constraints the generated code
+ * emits, evaluated directly. Used to find defaults, examples and enum values a schema rejects.
+ */
+export function evaluate(node: SchemaNode, value: JsonNode, numeric: NumericReading, options: { ignoreEnum?: boolean } = {}): boolean {
+  if (!options.ignoreEnum && node.enum !== undefined && !enumHolds(node.enum, value, numeric)) return false;
+  const isInteger = (lexeme: string): boolean => numeric(lexeme).isInteger();
+  switch (node.kind) {
+    case 'any':
+      return anyHolds(node.rules, value, numeric);
+    case 'null':
+    case 'boolean':
+    case 'string':
+    case 'array':
+    case 'object':
+    case 'number':
+    case 'integer':
+      return sourceTypeMatches(node.kind, value, isInteger) && anyHolds(rulesOf(node), value, numeric);
+  }
+}
+
+function rulesOf(node: Exclude<SchemaNode, { kind: 'any' }>): Partial<AnyRules> {
+  switch (node.kind) {
+    case 'number':
+    case 'integer':
+      return { number: node.rules };
+    case 'string':
+      return { string: node.rules };
+    case 'array':
+      return { array: node.rules };
+    case 'object':
+      return { object: node.rules };
+    default:
+      return {};
+  }
+}
+
+function anyHolds(rules: Partial<AnyRules>, value: JsonNode, numeric: NumericReading): boolean {
+  switch (value.kind) {
+    case 'string':
+      return rules.string === undefined || stringHolds(rules.string, value.value);
+    case 'number':
+      return rules.number === undefined || numberHolds(rules.number, numeric(value.lexeme), numeric);
+    case 'array':
+      return rules.array === undefined || arrayHolds(rules.array, value.items, numeric);
+    case 'object':
+      return rules.object === undefined || objectHolds(rules.object, value, numeric);
+    default:
+      return true;
+  }
+}
+
+function stringHolds(rules: StringRules, value: string): boolean {
+  return (rules.minLength === undefined || minLengthConstraint.holds(rules.minLength, value)) && (rules.maxLength === undefined || maxLengthConstraint.holds(rules.maxLength, value));
+}
+
+function numberHolds(rules: NumberRules, value: Decimal, numeric: NumericReading): boolean {
+  const read = <B extends { lexeme: string }>(bound: B): B & { value: Decimal } => ({ ...bound, value: numeric(bound.lexeme) });
+  return (rules.minimum === undefined || minimumConstraint.holds(read(rules.minimum), value)) && (rules.maximum === undefined || maximumConstraint.holds(read(rules.maximum), value));
+}
+
+function arrayHolds(rules: ArrayRules, items: readonly JsonNode[], numeric: NumericReading): boolean {
+  if (rules.minItems !== undefined && !minItemsConstraint.holds(rules.minItems, items)) return false;
+  if (rules.maxItems !== undefined && !maxItemsConstraint.holds(rules.maxItems, items)) return false;
+  const itemSchema = rules.items;
+  return itemSchema === undefined || items.every((item) => evaluate(itemSchema, item, numeric));
+}
+
+function objectHolds(rules: ObjectRules, value: Extract<JsonNode, { kind: 'object' }>, numeric: NumericReading): boolean {
+  const member = (name: string): JsonNode | undefined => value.members.find((m) => m.key === name)?.value;
+  if (!rules.required.every((name) => member(name) !== undefined)) return false;
+  for (const { name, schema } of rules.properties) {
+    const propertyValue = member(name);
+    if (propertyValue !== undefined && !evaluate(schema, propertyValue, numeric)) return false;
+  }
+  return rules.additionalProperties !== false || value.members.every((m) => rules.properties.some((p) => p.name === m.key));
+}

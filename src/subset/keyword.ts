@@ -1,0 +1,91 @@
+import { Decimal } from 'decimal.js';
+import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
+import type { Code } from '../emit/code.js';
+import type { HelperName } from '../emit/helpers.js';
+import type { CountBound, DecimalBound, Located } from '../ir/schema-node.js';
+import type { JsonNode } from '../source/json-node.js';
+
+/** Which values a keyword constrains; `all` keywords apply whatever the type. */
+export type RuleGroup = 'string' | 'number' | 'array' | 'object' | 'all';
+
+export interface ReadContext {
+  readonly exactNumbers: boolean;
+  report(diagnostic: DiagnosticInput): void;
+}
+
+/** One entry of the keyword table: how its value is checked at build time. */
+export interface KeywordDefinition<T = unknown> {
+  readonly keyword: string;
+  readonly group: RuleGroup;
+  /** The keyword's value, checked; undefined after reporting why it is invalid. */
+  read(value: JsonNode, context: ReadContext): T | undefined;
+}
+
+/**
+ * A constraint on one value, in every mode: `holds` is its meaning at build time (on source
+ * values, numbers exact), `emit` the same meaning as generated code, with the message that
+ * reports it. Both sit side by side in the keyword's file so they cannot drift apart.
+ */
+export interface ValueConstraint<Rule, Value> {
+  readonly keyword: string;
+  holds(rule: Rule, value: Value): boolean;
+  emit(rule: Rule, value: Code): EmittedCheck;
+}
+
+export interface EmittedCheck {
+  /** An expression that is true when the value breaks the constraint. */
+  readonly fails: Code;
+  /** An expression for the issue's message, evaluated only on failure. */
+  readonly message: Code;
+  /** An object literal expression with the issue's parameters. */
+  readonly params: Code;
+  readonly helpers: readonly HelperName[];
+}
+
+export function invalidValue(context: ReadContext, node: JsonNode, message: string, hint?: string): undefined {
+  const diagnostic: DiagnosticInput = { code: 'JTC112', position: node.position, pointer: node.pointer, message };
+  context.report(hint === undefined ? diagnostic : { ...diagnostic, hint });
+  return undefined;
+}
+
+export function located(node: JsonNode): Located {
+  return { pointer: node.pointer, position: node.position };
+}
+
+/** Lengths and counts are exact: above 2^53 no JS value could reach them anyway. */
+const maxCount = new Decimal(2).pow(53);
+
+export function readCount(keyword: string) {
+  return (node: JsonNode, context: ReadContext): CountBound | undefined => {
+    if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a non-negative integer, found ${node.kind}`);
+    const value = new Decimal(node.lexeme);
+    if (!value.isInteger() || (value.isNegative() && !value.isZero())) {
+      return invalidValue(context, node, `"${keyword}" must be a non-negative integer, found ${node.lexeme}`);
+    }
+    if (value.greaterThan(maxCount)) return invalidValue(context, node, `"${keyword}" is ${node.lexeme}, more than 2^53`, 'no JSON value can be that long; drop the keyword');
+    return { ...located(node), value: value.toNumber() };
+  };
+}
+
+export function readDecimal(keyword: string) {
+  return (node: JsonNode, context: ReadContext): DecimalBound | undefined => {
+    if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a number, found ${node.kind}`);
+    const value = new Decimal(node.lexeme);
+    if (!context.exactNumbers && !Number.isFinite(Number(node.lexeme))) {
+      context.report({
+        code: 'JTC117',
+        position: node.position,
+        pointer: node.pointer,
+        message: `"${keyword}" ${node.lexeme} is outside the range of a 64-bit float`,
+        hint: 'in the default mode bounds are rounded to the nearest f64; build with --exact-numbers to keep every digit',
+      });
+      return undefined;
+    }
+    return { ...located(node), lexeme: node.lexeme, value };
+  };
+}
+
+export function readString(keyword: string) {
+  return (node: JsonNode, context: ReadContext): string | undefined =>
+    node.kind === 'string' ? node.value : invalidValue(context, node, `"${keyword}" must be a string, found ${node.kind}`);
+}

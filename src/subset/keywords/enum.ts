@@ -1,0 +1,76 @@
+import type { Decimal } from 'decimal.js';
+import { code, join, type Code } from '../../emit/code.js';
+import { jsonLiteral } from '../../emit/json-literal.js';
+import { jsonNodesEqual } from '../../ir/json-equality.js';
+import type { EnumRule } from '../../ir/schema-node.js';
+import { canonicalJson } from '../../ir/canonical.js';
+import type { JsonNode } from '../../source/json-node.js';
+import { invalidValue, located, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { limits } from '../limits.js';
+
+export const enumKeyword: KeywordDefinition<EnumRule> = {
+  keyword: 'enum',
+  group: 'all',
+  read(node, context) {
+    if (node.kind !== 'array') return invalidValue(context, node, `"enum" must be an array of the allowed values, found ${node.kind}`);
+    if (node.items.length > limits.enumValues) {
+      context.report({
+        code: 'JTC116',
+        position: node.position,
+        pointer: node.pointer,
+        message: `"enum" has ${node.items.length} values; the limit is ${limits.enumValues}`,
+        hint: 'use a string with "maxLength" and check membership in the handler, or split the tool',
+      });
+      return undefined;
+    }
+    for (const value of numbersIn(node)) {
+      if (!context.exactNumbers && !Number.isFinite(Number(value.lexeme))) {
+        context.report({
+          code: 'JTC117',
+          position: value.position,
+          pointer: value.pointer,
+          message: `enum value ${value.lexeme} is outside the range of a 64-bit float`,
+          hint: 'build with --exact-numbers to keep every digit',
+        });
+        return undefined;
+      }
+    }
+    return { ...located(node), values: node.items };
+  },
+};
+
+function* numbersIn(node: JsonNode): Generator<Extract<JsonNode, { kind: 'number' }>> {
+  if (node.kind === 'number') yield node;
+  else if (node.kind === 'array') for (const item of node.items) yield* numbersIn(item);
+  else if (node.kind === 'object') for (const member of node.members) yield* numbersIn(member.value);
+}
+
+export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: string) => Decimal): boolean {
+  return rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric));
+}
+
+/** Above this many scalar values a Set lookup beats a chain of comparisons. */
+const setThreshold = 6;
+const listedInMessage = 10;
+
+/** `hoist` declares a module-level constant (built once, at load) and returns its name. */
+export function emitEnumCheck(rule: EnumRule, value: Code, hoist: (prefix: string, init: Code) => Code): EmittedCheck {
+  const scalars = rule.values.filter((v) => v.kind !== 'object' && v.kind !== 'array');
+  const structured = rule.values.filter((v) => v.kind === 'object' || v.kind === 'array');
+  const matches: Code[] = [];
+  if (scalars.length > setThreshold) {
+    const set = hoist('allowed', code`new Set<unknown>([${join(scalars.map(jsonLiteral), ', ')}])`);
+    matches.push(code`${set}.has(${value})`);
+  } else {
+    matches.push(...scalars.map((v) => code`${value} === ${jsonLiteral(v)}`));
+  }
+  for (const v of structured) matches.push(code`jsonEqual(${value}, ${hoist('allowed', jsonLiteral(v))})`);
+  const listed = rule.values.slice(0, listedInMessage).map(canonicalJson).join(', ');
+  const more = rule.values.length > listedInMessage ? `, … (${rule.values.length} values)` : '';
+  return {
+    fails: matches.length === 0 ? code`true` : code`!(${join(matches, ' || ')})`,
+    message: code`${rule.values.length === 0 ? 'must not be present: "enum" allows no value' : `must be one of ${listed}${more}`}`,
+    params: code`{ allowedValues: ${hoist('allowedValues', code`Object.freeze([${join(rule.values.map(jsonLiteral), ', ')}])`)} }`,
+    helpers: structured.length > 0 ? ['jsonEqual'] : [],
+  };
+}

@@ -1,0 +1,48 @@
+import { code } from '../../emit/code.js';
+import type { CountBound } from '../../ir/schema-node.js';
+import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
+
+export const minLength: KeywordDefinition<CountBound> = { keyword: 'minLength', group: 'string', read: readCount('minLength') };
+export const maxLength: KeywordDefinition<CountBound> = { keyword: 'maxLength', group: 'string', read: readCount('maxLength') };
+
+/** Length in code points, as JSON Schema counts it (a lone surrogate counts as one). */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+const characters = (n: number): string => (n === 1 ? 'character' : 'characters');
+
+/*
+ * A string of n UTF-16 units has between n/2 and n code points, so the units decide most cases
+ * and the code points are counted only in the band where they cannot.
+ */
+export const minLengthConstraint: ValueConstraint<CountBound, string> = {
+  keyword: 'minLength',
+  holds: (bound, value) => codePointLength(value) >= bound.value,
+  emit: (bound, value) => ({
+    fails: code`${value}.length < ${bound.value * 2} && (${value}.length < ${bound.value} || codePointLength(${value}) < ${bound.value})`,
+    message: code`${`must have at least ${bound.value} ${characters(bound.value)}, has `} + codePointLength(${value})`,
+    params: code`{ limit: ${bound.value} }`,
+    helpers: ['codePointLength'],
+  }),
+};
+
+export const maxLengthConstraint: ValueConstraint<CountBound, string> = {
+  keyword: 'maxLength',
+  holds: (bound, value) => codePointLength(value) <= bound.value,
+  emit: (bound, value) => ({
+    fails: code`${value}.length > ${bound.value} && (${value}.length > ${bound.value * 2} || codePointLength(${value}) > ${bound.value})`,
+    message: code`${`must have at most ${bound.value} ${characters(bound.value)}, has `} + codePointLength(${value})`,
+    params: code`{ limit: ${bound.value} }`,
+    helpers: ['codePointLength'],
+  }),
+};

@@ -1,0 +1,57 @@
+import { code, type Code } from '../../emit/code.js';
+import type { TypeName } from '../../ir/schema-node.js';
+import type { JsonNode } from '../../source/json-node.js';
+import { invalidValue, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+
+const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
+
+export const type: KeywordDefinition<TypeName> = {
+  keyword: 'type',
+  group: 'all',
+  read(node, context) {
+    if (node.kind === 'array') {
+      context.report({
+        code: 'JTC110',
+        position: node.position,
+        pointer: node.pointer,
+        message: `"type" lists several types (${node.items.map((item) => (item.kind === 'string' ? item.value : item.kind)).join(', ')}); the subset takes exactly one`,
+        hint: 'use one type; for an optional value leave the property out of "required" instead of allowing null',
+      });
+      return undefined;
+    }
+    if (node.kind === 'string' && (typeNames as readonly string[]).includes(node.value)) return node.value as TypeName;
+    const found = node.kind === 'string' ? JSON.stringify(node.value) : node.kind;
+    return invalidValue(context, node, `"type" must be one of ${typeNames.join(', ')}; found ${found}`);
+  },
+};
+
+/** The JSON type of a source value, as JSON Schema 2020-12 sees it (`1.0` is an integer). */
+export function sourceTypeMatches(typeName: TypeName, node: JsonNode, isInteger: (lexeme: string) => boolean): boolean {
+  switch (typeName) {
+    case 'integer':
+      return node.kind === 'number' && isInteger(node.lexeme);
+    case 'number':
+      return node.kind === 'number';
+    default:
+      return node.kind === typeName;
+  }
+}
+
+/** The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances fail. */
+export function emitTypeCheck(typeName: TypeName, value: Code): EmittedCheck {
+  const fails = {
+    null: code`${value} !== null`,
+    boolean: code`typeof ${value} !== "boolean"`,
+    number: code`!Number.isFinite(${value})`,
+    integer: code`!Number.isInteger(${value})`,
+    string: code`typeof ${value} !== "string"`,
+    array: code`!Array.isArray(${value})`,
+    object: code`!isPlainObject(${value})`,
+  }[typeName];
+  return {
+    fails,
+    message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + describeType(${value})`,
+    params: code`{ type: ${typeName} }`,
+    helpers: typeName === 'object' ? ['isPlainObject', 'describeType'] : ['describeType'],
+  };
+}
