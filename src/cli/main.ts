@@ -1,8 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../contract/discover.js';
 import { version } from '../version.js';
-import { runCheck } from './check.js';
-import type { OutputFormat } from './report.js';
+import { runBuild, watchBuild, type BuildCommandOptions } from './build.js';
+import { runCheck, type CheckCommandOptions } from './check.js';
+
+type CheckOptions = CheckCommandOptions;
+type BuildOptions = BuildCommandOptions & { readonly watch: boolean };
 
 /** Runs the CLI and returns its exit code; never throws for a user's mistake. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -18,16 +21,37 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .showHelpAfterError();
 
-  const formatOption = new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  const formatOption = (): Option => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  const emitOption = (): Option => new Option('--emit <kind>', 'ts: one .ts module per contract; js: ESM .js plus .d.ts').choices(['ts', 'js']).default('ts');
+  const strictOption = ['--strict', 'treat warnings as errors'] as const;
+  const exactOption = ['--exact-numbers', 'keep every digit of numeric bounds instead of rounding them to the nearest f64'] as const;
+  const inputsArgument = ['<inputs...>', 'contract files or folders (searched recursively for *.contract.json)'] as const;
+
   program
     .command('check')
-    .description('Check contracts against the schema subset and report every problem with file:line:col.')
-    .argument('<inputs...>', 'contract files or folders (searched recursively for *.contract.json)')
-    .addOption(formatOption)
-    .option('--strict', 'treat warnings as errors', false)
-    .option('--exact-numbers', 'keep every digit of numeric bounds instead of rounding them to the nearest f64', false)
-    .action((inputs: string[], options: { format: OutputFormat; strict: boolean; exactNumbers: boolean }) => {
+    .description('Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date.')
+    .argument(...inputsArgument)
+    .option('-o, --out <dir>', 'generated output folder to compare against (stale, missing, orphaned files fail)')
+    .addOption(emitOption())
+    .addOption(formatOption())
+    .option(...strictOption, false)
+    .option(...exactOption, false)
+    .action((inputs: string[], options: CheckOptions) => {
       exitCode = runCheck(inputs, options, write);
+    });
+
+  program
+    .command('build')
+    .description('Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
+    .argument(...inputsArgument)
+    .requiredOption('-o, --out <dir>', 'output folder')
+    .addOption(emitOption())
+    .addOption(formatOption())
+    .option(...strictOption, false)
+    .option(...exactOption, false)
+    .option('-w, --watch', 'rebuild on every change until interrupted', false)
+    .action(async (inputs: string[], options: BuildOptions) => {
+      exitCode = options.watch ? await watchBuild(inputs, options, write) : runBuild(inputs, options, write);
     });
 
   try {

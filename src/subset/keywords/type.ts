@@ -42,8 +42,8 @@ export function emitTypeCheck(typeName: TypeName, value: Code): EmittedCheck {
   const fails = {
     null: code`${value} !== null`,
     boolean: code`typeof ${value} !== "boolean"`,
-    number: code`!Number.isFinite(${value})`,
-    integer: code`!Number.isInteger(${value})`,
+    number: code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
+    integer: code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
     string: code`typeof ${value} !== "string"`,
     array: code`!Array.isArray(${value})`,
     object: code`!isPlainObject(${value})`,

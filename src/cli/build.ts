@@ -1,0 +1,72 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { compileContracts } from '../compiler.js';
+import { discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
+import type { EmitKind } from '../output/file-set.js';
+import { assertOutputFolder, writeOutput } from '../output/write.js';
+import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
+
+export interface BuildCommandOptions {
+  readonly out: string;
+  readonly emit: EmitKind;
+  readonly format: OutputFormat;
+  readonly strict: boolean;
+  readonly exactNumbers: boolean;
+}
+
+/** One build: all contracts are checked, and the output is written only if none has an error. */
+export function runBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void): number {
+  const paths = discoverContracts(inputs);
+  assertOutputFolder(options.out, paths);
+  const sources = readContractSources(paths).map((s) => ({ file: s.file, text: s.bytes }));
+  const result = compileContracts(sources, { emit: options.emit, exactNumbers: options.exactNumbers });
+  const summary = summarize(sources.length, result.diagnostics);
+  const exitCode = exitCodeFor(summary, options.strict);
+  if (exitCode !== 0) {
+    write(formatReport(options.format, result.diagnostics, summary, { written: [], deleted: [] }, ['build failed: no file was written']));
+    return exitCode;
+  }
+  const outcome = writeOutput(options.out, result.files);
+  const line = `built ${result.files.length} files into ${options.out}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
+  write(formatReport(options.format, result.diagnostics, summary, { written: outcome.written, deleted: outcome.deleted }, [line]));
+  return 0;
+}
+
+const debounceMs = 100;
+
+/**
+ * Rebuilds whenever a contract changes. A failed rebuild prints its diagnostics and leaves the
+ * last good output in place. Resolves with 0 on SIGINT or SIGTERM.
+ */
+export function watchBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void, signal?: AbortSignal): Promise<number> {
+  const rebuild = (): void => {
+    try {
+      const code = runBuild(inputs, options, write);
+      write(code === 0 ? `[${new Date().toISOString()}] rebuilt; watching for changes\n` : `[${new Date().toISOString()}] build failed; kept the last good output\n`);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      write(`jtc: ${error.message}\n`);
+    }
+  };
+  rebuild();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const schedule = (_event: string, fileName: string | Buffer | null): void => {
+      if (fileName !== null && String(fileName).startsWith(join(options.out))) return;
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, debounceMs);
+    };
+    const watchers: FSWatcher[] = inputs.map((input) => watch(input, { recursive: true }, schedule));
+    const stop = (): void => {
+      clearTimeout(timer);
+      watchers.forEach((w) => w.close());
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      write('stopped watching\n');
+      resolve(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    signal?.addEventListener('abort', stop);
+  });
+}

@@ -1,0 +1,48 @@
+import ts from 'typescript';
+import type { ContractIR } from '../contract/contract-ir.js';
+import { emitIndexModule } from '../emit/index-module.js';
+import { emitModule } from '../emit/module.js';
+
+export type EmitKind = 'ts' | 'js';
+
+export interface GeneratedFile {
+  /** Relative to the output folder, `/`-separated. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * The complete output of a build, sorted by path. It depends only on the contracts (sorted by
+ * name before this point), so it is the same on every machine, in every order, at any time.
+ */
+export function generateFiles(contracts: readonly ContractIR[], emit: EmitKind): GeneratedFile[] {
+  const files: GeneratedFile[] = [];
+  const add = (base: string, source: string): void => {
+    if (emit === 'ts') {
+      files.push({ path: `${base}.ts`, text: source });
+    } else {
+      files.push({ path: `${base}.js`, text: toJavaScript(source) }, { path: `${base}.d.ts`, text: toDeclaration(source) });
+    }
+  };
+  for (const contract of contracts) add(contract.name, emitModule(contract));
+  add('index', emitIndexModule(contracts, (contract) => `./${contract.name}.js`));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const compilerOptions: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, removeComments: false };
+
+function toJavaScript(source: string): string {
+  return ts.transpileModule(source, { compilerOptions, reportDiagnostics: false }).outputText;
+}
+
+/** Every export of a generated module carries an explicit type, so declarations need no type checker. */
+function toDeclaration(source: string): string {
+  const declarations = ts.transpileDeclaration(source, { compilerOptions: { ...compilerOptions, declaration: true }, reportDiagnostics: false }).outputText;
+  return `${leadingHeader(source)}\n${declarations}`;
+}
+
+/** Declaration emit drops the header comment; it is what marks a file as ours, so it is kept. */
+function leadingHeader(source: string): string {
+  const end = source.indexOf('\n\n');
+  return end < 0 ? source : source.slice(0, end);
+}
