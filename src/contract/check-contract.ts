@@ -74,23 +74,20 @@ export function checkContract(source: string | Uint8Array, file: string, options
     if (schema !== undefined) findSchemaWarnings(schema, numeric, report);
     return schema;
   };
-  const inputSource = field('input');
-  const outputSource = field('output');
-  const input = schemaOf(inputSource);
-  const output = schemaOf(outputSource);
+  const input = schemaOf(field('input'));
+  const output = schemaOf(field('output'));
 
-  if (diagnostics.some((d) => d.severity === 'error') || !name || !description || !input || !output || !inputSource || !outputSource) {
+  if (diagnostics.some((d) => d.severity === 'error') || !name || !description || !input || !output) {
     return { contract: undefined, diagnostics };
   }
   return {
     contract: {
       file,
       name: name.value,
+      namePosition: name.position,
       description: description.value,
       input,
       output,
-      inputSource,
-      outputSource,
       hash: sha256Hex(canonicalJson(root)),
       exactNumbers,
     },

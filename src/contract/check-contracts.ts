@@ -26,7 +26,6 @@ export function checkContracts(sources: readonly SourceText[], options: CheckOpt
     if (result.contract !== undefined) contracts.push(result.contract);
   }
   contracts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
-  const origin = { line: 1, column: 1, offset: 0 };
   const byName = new Map<string, ContractIR>();
   const byStem = new Map<string, ContractIR>();
   const rejected = new Set<ContractIR>();
@@ -34,13 +33,13 @@ export function checkContracts(sources: readonly SourceText[], options: CheckOpt
     const sameName = byName.get(contract.name);
     const sameStem = byStem.get(typeStem(contract.name));
     if (sameName !== undefined) {
-      diagnostics.push(makeDiagnostic(contract.file, { code: 'JTC124', position: origin, pointer: '/name', message: `tool name ${JSON.stringify(contract.name)} is also used by ${sameName.file}`, hint: 'tool names must be unique across one build' }));
+      diagnostics.push(makeDiagnostic(contract.file, { code: 'JTC124', position: contract.namePosition, pointer: '/name', message: `tool name ${JSON.stringify(contract.name)} is also used by ${sameName.file}`, hint: 'tool names must be unique across one build' }));
       rejected.add(contract);
     } else if (sameStem !== undefined) {
       diagnostics.push(
         makeDiagnostic(contract.file, {
           code: 'JTC125',
-          position: origin,
+          position: contract.namePosition,
           pointer: '/name',
           message: `tool names ${JSON.stringify(sameStem.name)} (${sameStem.file}) and ${JSON.stringify(contract.name)} both give the type names ${typeStem(contract.name)}Input/${typeStem(contract.name)}Output`,
           hint: 'rename one of the tools',

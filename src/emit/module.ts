@@ -4,6 +4,7 @@ import { typeStem } from '../contract/names.js';
 import { version } from '../version.js';
 import { join, literal } from './code.js';
 import { helperCode } from './helpers.js';
+import { schemaToJson } from '../ir/to-json.js';
 import { jsonLiteralBlock } from './json-literal.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';
@@ -31,8 +32,8 @@ export function emitModule(contract: ContractIR): string {
     helpers: helperCode(validators.helpers).join('\n\n'),
     hoisted: join(validators.hoisted, '\n').text,
     validators: validators.functions.map((fn) => fn.text).join('\n\n'),
-    inputSchema: jsonLiteralBlock(contract.inputSource).text,
-    outputSchema: jsonLiteralBlock(contract.outputSource).text,
+    inputSchema: jsonLiteralBlock(schemaToJson(contract.input)).text,
+    outputSchema: jsonLiteralBlock(schemaToJson(contract.output)).text,
     name: literal(contract.name),
     description: literal(contract.description),
     exactNumbers: String(contract.exactNumbers),

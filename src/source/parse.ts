@@ -174,7 +174,7 @@ class Parser {
           hint: 'JSON.parse would silently keep the last one; keep exactly one',
         });
       }
-      if (this.endOfContainer('}')) return { kind: 'object', position, pointer, members };
+      if (this.endOfContainer('}', pointer)) return { kind: 'object', position, pointer, members };
     }
   }
 
@@ -189,12 +189,12 @@ class Parser {
     for (;;) {
       this.skipTrivia();
       items.push(this.parseValue(appendPointer(pointer, items.length), depth + 1));
-      if (this.endOfContainer(']')) return { kind: 'array', position, pointer, items };
+      if (this.endOfContainer(']', pointer)) return { kind: 'array', position, pointer, items };
     }
   }
 
   /** After a member or item: consumes `,` (reporting a trailing one) or the closing bracket. */
-  private endOfContainer(close: '}' | ']'): boolean {
+  private endOfContainer(close: '}' | ']', pointer: string): boolean {
     this.skipTrivia();
     const c = this.text[this.index];
     if (c === close) {
@@ -206,7 +206,7 @@ class Parser {
     this.index++;
     this.skipTrivia();
     if (this.text[this.index] !== close) return false;
-    this.diagnostics.push({ code: 'JTC102', position: commaPosition, pointer: '', message: `trailing comma before "${close}"`, hint: 'remove the comma' });
+    this.diagnostics.push({ code: 'JTC102', position: commaPosition, pointer, message: `trailing comma before "${close}"`, hint: 'remove the comma' });
     this.index++;
     return true;
   }

@@ -1,0 +1,43 @@
+import type { JsonMember, JsonNode } from '../source/json-node.js';
+import type { AnyRules, CountBound, DecimalBound, SchemaNode } from './schema-node.js';
+
+/**
+ * The IR back as JSON: what the generated module exports as its schema, so that the schema a
+ * client sees, the validator and the types all come from the same checked form. Keywords come
+ * in a fixed order; keywords inert for the declared type (warned about as JTC201) are gone.
+ */
+export function schemaToJson(node: SchemaNode): JsonNode {
+  const members: JsonMember[] = [];
+  const add = (key: string, value: JsonNode | undefined): void => {
+    if (value !== undefined) members.push({ key, keyPosition: node.position, value });
+  };
+  const at = { position: node.position, pointer: node.pointer };
+  const text = (value: string | undefined): JsonNode | undefined => (value === undefined ? undefined : { kind: 'string', ...at, value });
+  const count = (bound: CountBound | undefined): JsonNode | undefined => (bound === undefined ? undefined : { kind: 'number', ...at, lexeme: String(bound.value) });
+  const decimal = (bound: DecimalBound | undefined): JsonNode | undefined => (bound === undefined ? undefined : { kind: 'number', ...at, lexeme: bound.lexeme });
+  const { annotations } = node;
+
+  add('$schema', text(annotations.$schema));
+  add('$id', text(annotations.$id));
+  add('title', text(annotations.title));
+  add('description', text(annotations.description));
+  if (node.kind !== 'any') add('type', text(node.kind));
+  const rules: Partial<AnyRules> = node.kind === 'any' ? node.rules : node.kind === 'number' || node.kind === 'integer' ? { number: node.rules } : node.kind === 'null' || node.kind === 'boolean' ? {} : { [node.kind]: node.rules };
+  add('minLength', count(rules.string?.minLength));
+  add('maxLength', count(rules.string?.maxLength));
+  add('minimum', decimal(rules.number?.minimum));
+  add('maximum', decimal(rules.number?.maximum));
+  add('items', rules.array?.items === undefined ? undefined : schemaToJson(rules.array.items));
+  add('minItems', count(rules.array?.minItems));
+  add('maxItems', count(rules.array?.maxItems));
+  const object = rules.object;
+  if (object !== undefined && object.properties.length > 0) {
+    add('properties', { kind: 'object', ...at, members: object.properties.map((p) => ({ key: p.name, keyPosition: node.position, value: schemaToJson(p.schema) })) });
+  }
+  if (object !== undefined && object.required.length > 0) add('required', { kind: 'array', ...at, items: object.required.map((name) => ({ kind: 'string', ...at, value: name })) });
+  if (object?.additionalProperties !== undefined) add('additionalProperties', { kind: 'boolean', ...at, value: object.additionalProperties });
+  add('enum', node.enum === undefined ? undefined : { kind: 'array', ...at, items: node.enum.values });
+  add('default', annotations.default);
+  add('examples', annotations.examples === undefined ? undefined : { kind: 'array', ...at, items: annotations.examples });
+  return { kind: 'object', ...at, members };
+}
