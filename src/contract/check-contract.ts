@@ -1,4 +1,4 @@
-import { makeDiagnostic, type Diagnostic, type DiagnosticInput, type Position } from '../diagnostics/diagnostic.js';
+import { compareDiagnostics, makeDiagnostic, type Diagnostic, type DiagnosticInput, type Position } from '../diagnostics/diagnostic.js';
 import { canonicalJson, sha256Hex } from '../ir/canonical.js';
 import { findMember, type JsonNode } from '../source/json-node.js';
 import { parseSourceBytes, parseSourceText } from '../source/parse.js';
@@ -77,6 +77,7 @@ export function checkContract(source: string | Uint8Array, file: string, options
   const input = schemaOf(field('input'));
   const output = schemaOf(field('output'));
 
+  diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error') || !name || !description || !input || !output) {
     return { contract: undefined, diagnostics };
   }

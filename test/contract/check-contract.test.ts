@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { checkContract } from '../../src/contract/check-contract.js';
+import { exportName, toolNameProblem, typeStem } from '../../src/contract/names.js';
+
+const contract = (fields: Record<string, unknown>) => JSON.stringify({ name: 'a.b', description: 'D.', input: {}, output: {}, ...fields });
+const codes = (text: string) => checkContract(text, 'x.contract.json').diagnostics.map((d) => d.code);
+
+describe('checkContract', () => {
+  it('returns the IR of a clean contract with its hash and position', () => {
+    const result = checkContract(contract({ name: 'math.add' }), 'math.contract.json');
+    expect(result.diagnostics).toEqual([]);
+    expect(result.contract).toMatchObject({ name: 'math.add', description: 'D.', file: 'math.contract.json', exactNumbers: false, input: { kind: 'any' } });
+    expect(result.contract?.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('hashes the canonical form: key order and whitespace do not change it, content does', () => {
+    const a = checkContract('{"name":"a.b","description":"D.","input":{"type":"string","maxLength":3},"output":{}}', 'a').contract!.hash;
+    const b = checkContract('{ "output": {}, "input": { "maxLength": 3, "type": "string" },\n "description": "D.", "name": "a.b" }', 'b').contract!.hash;
+    const c = checkContract('{"name":"a.b","description":"D.","input":{"type":"string","maxLength":4},"output":{}}', 'c').contract!.hash;
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+
+  it('reports every missing field', () => {
+    expect(codes('{}')).toEqual(['JTC120', 'JTC120', 'JTC120', 'JTC120']);
+  });
+
+  it('requires string name and description', () => {
+    expect(codes(contract({ name: 3, description: [] }))).toEqual(['JTC122', 'JTC123']);
+  });
+
+  it('accepts the optional $schema and rejects unknown fields', () => {
+    expect(codes(contract({ $schema: 'https://example.com/s.json' }))).toEqual([]);
+    expect(codes(contract({ tags: [] }))).toEqual(['JTC121']);
+  });
+
+  it('returns no IR when there is an error, and the IR with warnings', () => {
+    expect(checkContract(contract({ input: { pattern: 'x' } }), 'x').contract).toBeUndefined();
+    const warned = checkContract(contract({ input: { type: 'integer', minLength: 1 } }), 'x');
+    expect(warned.diagnostics.map((d) => d.severity)).toEqual(['warning']);
+    expect(warned.contract).toBeDefined();
+  });
+});
+
+describe('tool names', () => {
+  it.each(['math.add', 'github.create_pull_request', '_private.x-y', 'a', 'A1.b2'])('accepts %s', (name) => {
+    expect(toolNameProblem(name)).toBeUndefined();
+  });
+  it.each(['', 'math add', '.a', 'a.', 'a..b', '1a', 'a.1b', 'a/b', 'x'.repeat(129)])('rejects %j', (name) => {
+    expect(toolNameProblem(name)).toBeDefined();
+  });
+  it('derives type and export names', () => {
+    expect(typeStem('github.create_pull_request')).toBe('GithubCreatePullRequest');
+    expect(exportName('math.add')).toBe('mathAdd');
+    expect(typeStem('a.b-c')).toBe(typeStem('a.b_c'));
+  });
+});
