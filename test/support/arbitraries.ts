@@ -16,8 +16,11 @@ function optionalRecord(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbit
   return fc.record(fields, { requiredKeys: [] }) as fc.Arbitrary<Schema>;
 }
 
-/** Schemas of the subset, at most `depth` levels below this one; keywords only where they apply. */
-export function subsetSchema(depth = 3): fc.Arbitrary<Schema> {
+/**
+ * Schemas of the subset, `depth` levels deep at most; keywords only where they apply. ajv refuses
+ * an empty enum, which the subset allows, hence `nonEmptyEnum` for differential tests.
+ */
+export function subsetSchema(depth = 3, options: { nonEmptyEnum?: boolean } = {}): fc.Arbitrary<Schema> {
   const { schema } = fc.letrec<{ schema: Schema }>((tie) => {
     const child = (): fc.Arbitrary<Schema> => (depth <= 0 ? fc.constant({ type: 'string' }) : (tie('schema') as fc.Arbitrary<Schema>));
     const stringRules = optionalRecord({ minLength: smallCount, maxLength: smallCount });
@@ -42,7 +45,7 @@ export function subsetSchema(depth = 3): fc.Arbitrary<Schema> {
       arrayRules.map((r) => ({ type: 'array', ...r })),
       objectRules.map((r) => ({ type: 'object', ...r })),
       fc.tuple(stringRules, numberRules, objectRules).map(([s, n, o]) => ({ ...s, ...n, ...o })),
-      fc.array(fc.oneof(jsonScalar, fc.array(jsonScalar, { maxLength: 2 }), fc.dictionary(fc.constantFrom('k', 'v'), jsonScalar, { maxKeys: 2 })), { maxLength: 4 }).map((values) => ({ enum: values })),
+      fc.array(fc.oneof(jsonScalar, fc.array(jsonScalar, { maxLength: 2 }), fc.dictionary(fc.constantFrom('k', 'v'), jsonScalar, { maxKeys: 2 })), { minLength: options.nonEmptyEnum ? 1 : 0, maxLength: 4 }).map((values) => ({ enum: values })),
       fc.uniqueArray(fc.string({ maxLength: 3 }), { minLength: 1, maxLength: 4 }).map((values) => ({ type: 'string', enum: values })),
     );
     return { schema: fc.tuple(typed, annotations).map(([s, a]) => ({ ...a, ...s })) };

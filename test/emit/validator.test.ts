@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { compileContract, compileSchema } from '../support/load-module.js';
+import { keywordCases } from './keyword-cases.js';
+
+describe('keyword cases: is and validate agree with the spec and with each other', () => {
+  describe.each(keywordCases.map((c) => [c.description, c] as const))('%s', (_, group) => {
+    const validator = compileSchema(group.schema);
+    it.each(group.tests.map((t) => [t.description, t] as const))('%s', (__, test) => {
+      expect(validator.is(test.data)).toBe(test.valid);
+      expect(validator.validate(test.data).ok).toBe(test.valid);
+      expect('issues' in validator['~standard'].validate(test.data)).toBe(!test.valid);
+    });
+  });
+});
+
+describe('validate: issues a person or a model can act on', () => {
+  const validator = compileSchema(
+    JSON.stringify({
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 64 },
+        size: { type: 'integer', minimum: 1 },
+        color: { type: 'string', enum: ['red', 'green'] },
+        items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } } },
+      },
+      required: ['name', 'size'],
+      additionalProperties: false,
+    }),
+  );
+
+  it('reports every issue with pointers, keyword, message and params', () => {
+    const result = validator.validate({ name: 'x'.repeat(70), colour: 'red', color: 'blue', items: [{ name: 'abcd' }] });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.truncated).toBe(false);
+    expect(result.issues.map(({ instancePath, schemaPath, keyword, message, params }) => ({ instancePath, schemaPath, keyword, message, params }))).toEqual([
+      { instancePath: '/name', schemaPath: '#/properties/name/maxLength', keyword: 'maxLength', message: 'must have at most 64 characters, has 70', params: { limit: 64 } },
+      { instancePath: '', schemaPath: '#/required', keyword: 'required', message: 'missing required property "size"', params: { missingProperty: 'size' } },
+      { instancePath: '/color', schemaPath: '#/properties/color/enum', keyword: 'enum', message: 'must be one of "red", "green"', params: { allowedValues: ['red', 'green'] } },
+      { instancePath: '/items/0/name', schemaPath: '#/properties/items/items/properties/name/maxLength', keyword: 'maxLength', message: 'must have at most 3 characters, has 4', params: { limit: 3 } },
+      { instancePath: '/colour', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', message: 'unexpected property "colour"; allowed: name, size, color, items', params: { additionalProperty: 'colour' } },
+    ]);
+    expect(result.issues[3]!.path).toEqual(['items', 0, 'name']);
+  });
+
+  it('says what it found instead of the expected type', () => {
+    const result = validator.validate({ name: 1, size: 1.5 });
+    expect(!result.ok && result.issues.map((i) => i.message)).toEqual(['must be string, got integer', 'must be an integer, got number']);
+  });
+
+  it('escapes JSON Pointer tokens', () => {
+    const result = compileSchema('{"properties": {"a/b~c": {"type": "string"}}}').validate({ 'a/b~c': 1 });
+    expect(!result.ok && result.issues[0]).toMatchObject({ instancePath: '/a~1b~0c', schemaPath: '#/properties/a~1b~0c/type', path: ['a/b~c'] });
+  });
+
+  it('caps the issues at 100 and says so', () => {
+    const result = compileSchema('{"type": "array", "items": {"type": "string"}}').validate(Array.from({ length: 500 }, () => 0));
+    expect(!result.ok && [result.issues.length, result.truncated]).toEqual([100, true]);
+  });
+
+  it('returns the value itself on success', () => {
+    const value = { name: 'n', size: 2 };
+    expect(validator.validate(value)).toEqual({ ok: true, value });
+  });
+});
+
+describe("'~standard'", () => {
+  const contract = compileContract(JSON.stringify({ $schema: 'x', name: 'a.b', description: 'D.', input: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } } }, output: { type: 'integer' } }));
+  const standard = contract.input['~standard'];
+
+  it('is Standard Schema v1 and never throws', () => {
+    expect(standard.version).toBe(1);
+    expect(standard.vendor).toBe('json-tool-contracts');
+    expect(standard.validate({ a: 'x' })).toEqual({ value: { a: 'x' } });
+    expect('issues' in standard.validate({ a: 'x' })).toBe(false);
+    expect(standard.validate({ a: [1] })).toEqual({ issues: [{ message: 'must be string, got array', path: ['a'] }] });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    expect(() => standard.validate(revoked.proxy)).not.toThrow();
+  });
+
+  it('gives a fresh, unfrozen copy of the JSON Schema for 2020-12 and draft-07, and throws for others', () => {
+    const first = standard.jsonSchema.input({ target: 'draft-2020-12' });
+    expect(first).toEqual(contract.inputSchema);
+    expect(first).not.toBe(contract.inputSchema);
+    first['type'] = 'changed';
+    expect(Object.isFrozen(first)).toBe(false);
+    expect(standard.jsonSchema.input({ target: 'draft-2020-12' })['type']).toBe('object');
+    expect(standard.jsonSchema.output({ target: 'draft-07' })['$schema']).toBe('http://json-schema.org/draft-07/schema#');
+    expect(() => standard.jsonSchema.input({ target: 'openapi-3.0' })).toThrow(/unsupported JSON Schema target/);
+  });
+});
