@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../contract/discover.js';
 import { version } from '../version.js';
-import { runBuild, watchBuild, type BuildCommandOptions } from './build.js';
-import { runCheck, type CheckCommandOptions } from './check.js';
+import type { BuildCommandOptions } from './build.js';
+import type { CheckCommandOptions } from './check.js';
 
 type CheckOptions = CheckCommandOptions;
 type BuildOptions = BuildCommandOptions & { readonly watch: boolean };
@@ -36,8 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .addOption(formatOption())
     .option(...strictOption, false)
     .option(...exactOption, false)
-    .action((inputs: string[], options: CheckOptions) => {
-      exitCode = runCheck(inputs, options, write);
+    .action(async (inputs: string[], options: CheckOptions) => {
+      const { runCheck } = await import('./check.js');
+      exitCode = await runCheck(inputs, options, write);
     });
 
   program
@@ -51,6 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option(...exactOption, false)
     .option('-w, --watch', 'rebuild on every change until interrupted', false)
     .action(async (inputs: string[], options: BuildOptions) => {
+      // Loaded on demand: code generation needs the TypeScript printer, a plain check does not.
+      const { runBuild, watchBuild } = await import('./build.js');
       exitCode = options.watch ? await watchBuild(inputs, options, write) : runBuild(inputs, options, write);
     });
 

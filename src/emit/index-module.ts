@@ -2,7 +2,7 @@ import type { ContractIR } from '../contract/contract-ir.js';
 import { exportName, typeStem } from '../contract/names.js';
 import { version } from '../version.js';
 import { stringLiteral } from './code.js';
-import { generatedMarker } from './module.js';
+import { generatedMarker } from './marker.js';
 
 /** The `index` module: every contract under its camelCase name, with its Input/Output types. */
 export function emitIndexModule(contracts: readonly ContractIR[], moduleSpecifier: (contract: ContractIR) => string): string {

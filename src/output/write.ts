@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError, contractSuffix, withIoErrors } from '../contract/discover.js';
-import { generatedMarker } from '../emit/module.js';
+import { generatedMarker } from '../emit/marker.js';
 import type { GeneratedFile } from './file-set.js';
 
 export interface Drift {

@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
+const bin = resolve('bin/jtc.js');
+function jtc(args: string[], cwd = process.cwd()) {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'jtc-cli-'));
+  cpSync('fixtures/valid', join(dir, 'contracts'), { recursive: true });
+  return dir;
+}
+
+const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+
+describe('jtc check', () => {
+  it('exits 0 on clean contracts with a one-line summary', () => {
+    expect(jtc(['check', 'fixtures/valid'])).toEqual({ code: 0, stdout: '4 contracts: 0 errors, 0 warnings\n', stderr: '' });
+  });
+
+  it('prints every error as file:line:col with code, pointer and hint, and exits 1', () => {
+    const { code, stdout } = jtc(['check', 'fixtures/invalid']);
+    expect(code).toBe(1);
+    expect(stdout).toContain('fixtures/invalid/JTC104-pattern.contract.json:7:47 - error JTC104: unsupported keyword "pattern" at /input/properties/query/pattern (regular expressions are outside the contract subset; validate the format in the handler)\n');
+    expect(stdout.trimEnd().split('\n').pop()).toBe('26 contracts: 24 errors, 0 warnings');
+  });
+
+  it('allows warnings, unless --strict', () => {
+    expect(jtc(['check', 'fixtures/warnings']).code).toBe(0);
+    expect(jtc(['check', 'fixtures/warnings', '--strict']).code).toBe(1);
+  });
+
+  it('prints the same as JSON with --format json', () => {
+    const { code, stdout } = jtc(['check', 'fixtures/invalid/JTC110-type-array.contract.json', '--format', 'json']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({
+      diagnostics: [{ code: 'JTC110', severity: 'error', line: 7, column: 29, pointer: '/input/properties/nickname/type', title: 'type array' }],
+      summary: { contracts: 1, errors: 1, warnings: 0 },
+    });
+  });
+
+  it('exits 2 with a message, never a stack trace, for a missing path or a bad flag', () => {
+    const missing = jtc(['check', 'no/such/folder']);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toBe('jtc: no/such/folder: no such file or folder\n');
+    expect(jtc(['check', 'fixtures/valid', '--format', 'xml']).code).toBe(2);
+    expect(jtc(['frobnicate']).code).toBe(2);
+  });
+
+  it('has --help and --version', () => {
+    expect(jtc(['--help'])).toMatchObject({ code: 0 });
+    expect(jtc(['--help']).stdout).toContain('build');
+    expect(jtc(['check', '--help']).stdout).toContain('--strict');
+    expect(jtc(['--version']).stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+  });
+});
+
+describe('jtc build and jtc check -o', () => {
+  it('builds modules and an index, then reports the output as up to date', () => {
+    const dir = scratch();
+    const build = jtc(['build', 'contracts', '-o', 'generated'], dir);
+    expect(build.code).toBe(0);
+    expect(build.stdout).toContain('built 5 files into generated: 5 written, 0 deleted, 0 unchanged');
+    expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['adversarial.names.ts', 'index.ts', 'limits.at_limit.ts', 'math.add.ts', 'notes.search.ts']);
+    expect(jtc(['check', 'contracts', '-o', 'generated'], dir)).toMatchObject({ code: 0 });
+  });
+
+  it('fails check -o listing stale, missing and orphaned files', () => {
+    const dir = scratch();
+    jtc(['build', 'contracts', '-o', 'generated'], dir);
+    writeFileSync(join(dir, 'generated/math.add.ts'), readFileSync(join(dir, 'generated/math.add.ts'), 'utf8') + '// edited\n');
+    unlinkSync(join(dir, 'generated/notes.search.ts'));
+    rmSync(join(dir, 'contracts/limits.at_limit.contract.json'));
+    const { code, stdout } = jtc(['check', 'contracts', '-o', 'generated'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toContain('generated/index.ts: stale');
+    expect(stdout).toContain('generated/math.add.ts: stale');
+    expect(stdout).toContain('generated/notes.search.ts: missing');
+    expect(stdout).toContain('generated/limits.at_limit.ts: orphaned');
+  });
+
+  it('writes nothing and keeps the previous output when any contract has an error', () => {
+    const dir = scratch();
+    jtc(['build', 'contracts', '-o', 'generated'], dir);
+    const before = snapshot(join(dir, 'generated'));
+    cpSync('fixtures/invalid/JTC104-pattern.contract.json', join(dir, 'contracts/bad.contract.json'));
+    writeFileSync(join(dir, 'contracts/math.add.contract.json'), readFileSync(join(dir, 'contracts/math.add.contract.json'), 'utf8').replace('Adds two', 'Sums two'));
+    const { code, stdout } = jtc(['build', 'contracts', '-o', 'generated'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toContain('build failed: no file was written');
+    expect(snapshot(join(dir, 'generated'))).toEqual(before);
+  });
+
+  it('emits ESM JavaScript with declarations', () => {
+    const dir = scratch();
+    expect(jtc(['build', 'contracts', '-o', 'js', '--emit', 'js'], dir).code).toBe(0);
+    expect(readdirSync(join(dir, 'js'))).toContain('math.add.d.ts');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import { mathAdd } from ${JSON.stringify(join(dir, 'js/index.js'))}; console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 }))`], { encoding: 'utf8' });
+    expect(run.stdout).toBe('true false\n');
+  });
+
+  it('refuses an output folder that holds contracts', () => {
+    const dir = scratch();
+    const { code, stderr } = jtc(['build', 'contracts', '-o', 'contracts'], dir);
+    expect(code).toBe(2);
+    expect(stderr).toContain('the output folder holds the contract source');
+  });
+
+  it('rebuilds on change with --watch, keeps the last good output on an error, and exits 0 on SIGINT', async () => {
+    const dir = scratch();
+    const child = spawn(process.execPath, [bin, 'build', 'contracts', '-o', 'generated', '--watch'], { cwd: dir });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const waitFor = async (predicate: () => boolean): Promise<void> => {
+      for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(predicate()).toBe(true);
+    };
+    const target = join(dir, 'generated/math.add.ts');
+    await waitFor(() => output.includes('rebuilt; watching'));
+    const contract = join(dir, 'contracts/math.add.contract.json');
+    writeFileSync(contract, readFileSync(contract, 'utf8').replace('Adds two integer fields.', 'Adds two integers.'));
+    await waitFor(() => existsSync(target) && readFileSync(target, 'utf8').includes('Adds two integers.'));
+    const good = readFileSync(target, 'utf8');
+    writeFileSync(contract, '{ "name": ');
+    await waitFor(() => output.includes('kept the last good output'));
+    expect(readFileSync(target, 'utf8')).toBe(good);
+    child.kill('SIGINT');
+    const exitCode = await new Promise((r) => child.on('exit', r));
+    expect(exitCode).toBe(0);
+  });
+});
