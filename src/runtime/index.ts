@@ -1,1 +1,9 @@
-export {};
+/**
+ * The runtime (`json-tool-contracts/runtime`, also the package root): registers tools from
+ * generated contracts and enforces them on every call. No dependencies.
+ */
+export { CapabilityRuntime, type CallFailure, type CallOutcome, type CallRecord, type CallResult, type CatalogEntry, type DeferredCall, type DeferredState, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';
+export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
+export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
+export { RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+export { ToolMetadata, ToolPolicy } from './policy.js';

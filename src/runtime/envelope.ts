@@ -1,0 +1,98 @@
+/** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
+export interface EnvelopeLimits {
+  /** Nesting depth; the root object or array is depth 1. */
+  readonly maxDepth: number;
+  /** Values visited in all (containers and scalars). */
+  readonly maxNodes: number;
+}
+
+export const defaultEnvelopeLimits: EnvelopeLimits = { maxDepth: 256, maxNodes: 1_000_000 };
+
+type Frame = { readonly enter: true; readonly value: unknown; readonly path: string; readonly depth: number } | { readonly enter: false; readonly container: object };
+
+/**
+ * Checks that a value is a plain JSON object or array all the way down: no undefined, NaN,
+ * ±Infinity, functions, symbols, bigint, cycles, class instances, sparse arrays or accessors
+ * (which are never invoked). Iterative, so no nesting can overflow the stack. Returns what is
+ * wrong, or undefined.
+ */
+export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits): string | undefined {
+  try {
+    if (!isPlainObject(root) && !isPlainArray(root)) return `must be a JSON object or array, got ${describe(root)}`;
+    return walk(root, limits);
+  } catch (error) {
+    return `could not be inspected: ${String(error)}`;
+  }
+}
+
+function walk(root: object, limits: EnvelopeLimits): string | undefined {
+  const stack: Frame[] = [{ enter: true, value: root, path: '', depth: 1 }];
+  const open = new Set<object>();
+  let nodes = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (!frame.enter) {
+      open.delete(frame.container);
+      continue;
+    }
+    const { value, path, depth } = frame;
+    if (++nodes > limits.maxNodes) return `has more than ${limits.maxNodes} values`;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return `${at(path)}${value} is not a JSON number`;
+      continue;
+    }
+    if (typeof value !== 'object') return `${at(path)}${describe(value)} is not a JSON value`;
+    if (depth > limits.maxDepth) return `${at(path)}nesting deeper than ${limits.maxDepth} levels`;
+    if (open.has(value)) return `${at(path)}cycle: the value contains itself`;
+    open.add(value);
+    stack.push({ enter: false, container: value });
+    const problem = isPlainArray(value) ? pushArray(value, path, depth, stack) : isPlainObject(value) ? pushObject(value, path, depth, stack) : `${at(path)}${describe(value)} is not a JSON value`;
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function pushArray(array: unknown[], path: string, depth: number, stack: Frame[]): string | undefined {
+  if (Reflect.ownKeys(array).length !== array.length + 1) return `${at(path)}an array with holes or extra properties is not JSON`;
+  for (let i = array.length - 1; i >= 0; i--) {
+    const descriptor = Object.getOwnPropertyDescriptor(array, i);
+    if (descriptor === undefined) return `${at(`${path}/${i}`)}a hole in a sparse array is not JSON`;
+    if (!('value' in descriptor)) return `${at(`${path}/${i}`)}accessor properties are not JSON`;
+    stack.push({ enter: true, value: descriptor.value, path: `${path}/${i}`, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+function pushObject(object: object, path: string, depth: number, stack: Frame[]): string | undefined {
+  for (const key of Reflect.ownKeys(object)) {
+    if (typeof key === 'symbol') return `${at(path)}symbol-keyed properties are not JSON`;
+    const childPath = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const descriptor = Object.getOwnPropertyDescriptor(object, key)!;
+    if (!('value' in descriptor)) return `${at(childPath)}accessor properties are not JSON`;
+    if (!descriptor.enumerable) return `${at(childPath)}non-enumerable properties are not JSON`;
+    stack.push({ enter: true, value: descriptor.value, path: childPath, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isPlainArray(value: unknown): value is unknown[] {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+}
+
+function at(path: string): string {
+  return path === '' ? '' : `${path}: `;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return isPlainArray(value) ? 'array' : `an instance of ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`;
+  if (typeof value === 'function') return 'a function';
+  return typeof value === 'string' ? 'a string' : typeof value === 'bigint' ? 'a bigint' : String(value);
+}
