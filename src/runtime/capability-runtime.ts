@@ -48,6 +48,8 @@ export interface CatalogEntry {
 
 export interface RuntimeOptions {
   readonly envelope?: Partial<EnvelopeLimits>;
+  /** How many of the latest records `records()` keeps (default 10,000); `onRecord` hears them all. */
+  readonly maxRecords?: number;
   /** Called with every record as it is created or reaches its outcome. */
   readonly onRecord?: (record: CallRecord) => void;
 }
@@ -67,11 +69,15 @@ interface ToolEntry {
   remaining: number | undefined;
 }
 
+type MutableRecord = { -readonly [K in keyof CallRecord]: CallRecord[K] };
+
 interface OpenCall {
   readonly entry: ToolEntry;
-  readonly record: { readonly index: number; readonly startedAt: number };
+  readonly callId: string;
+  readonly record: MutableRecord;
   readonly input: unknown;
-  readonly handle: MutableHandle;
+  /** Deferred calls only. */
+  readonly handle?: MutableHandle;
 }
 
 interface MutableHandle extends DeferredCall {
@@ -87,7 +93,8 @@ interface MutableHandle extends DeferredCall {
  */
 export class CapabilityRuntime {
   private readonly tools = new Map<string, ToolEntry>();
-  private readonly callRecords: CallRecord[] = [];
+  private callRecords: MutableRecord[] = [];
+  private readonly maxRecords: number;
   private readonly queue: OpenCall[] = [];
   private readonly open = new Map<string, OpenCall>();
   private readonly limits: EnvelopeLimits;
@@ -95,6 +102,7 @@ export class CapabilityRuntime {
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
+    this.maxRecords = options.maxRecords ?? 10_000;
   }
 
   // ---- registration
@@ -130,7 +138,7 @@ export class CapabilityRuntime {
   /** A synchronous call. Never throws for a caller's mistake: every failure is a `ToolError` result. */
   call<O = unknown>(name: string, input: unknown): CallResult<O> {
     const callId = this.newCallId();
-    const started = this.start(name, input, callId, true);
+    const started = this.start(name, input, callId);
     if (!started.ok) return started;
     const call = started.call;
     let output: unknown;
@@ -166,7 +174,7 @@ export class CapabilityRuntime {
   defer<O = unknown>(name: string, input: unknown): DeferredCall<O> {
     const callId = this.newCallId();
     const handle = newHandle(callId, name);
-    const started = this.start(name, input, callId, false, handle);
+    const started = this.start(name, input, callId, handle);
     if (!started.ok) {
       handle.settle(started);
       return handle as DeferredCall<O>;
@@ -175,7 +183,7 @@ export class CapabilityRuntime {
     this.open.set(callId, call);
     if (call.entry.handler === undefined) {
       handle.state = 'pending';
-      this.updateRecord(call.record.index, { outcome: 'pending' });
+      this.options.onRecord?.({ ...call.record });
     } else {
       this.queue.push(call);
     }
@@ -192,10 +200,10 @@ export class CapabilityRuntime {
     while (started < limit && this.queue.length > 0) {
       const call = this.queue.shift()!;
       started++;
-      call.handle.state = 'running';
+      call.handle!.state = 'running';
       let output: unknown;
       try {
-        output = call.entry.handler!({ tool: call.entry.name, callId: call.handle.callId, input: call.input });
+        output = call.entry.handler!({ tool: call.entry.name, callId: call.callId, input: call.input });
       } catch (error) {
         this.settle(call, { error: handlerError(error) });
         continue;
@@ -227,21 +235,21 @@ export class CapabilityRuntime {
   /** Cancels a queued or pending call and gives its reserved call back to the budget. */
   cancel(callId: string): CallResult {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle.state === 'running') throw new ToolError('unknown_call', `no queued or pending call "${callId}" to cancel`);
+    if (call === undefined || call.handle!.state === 'running') throw new ToolError('unknown_call', `no queued or pending call "${callId}" to cancel`);
     this.open.delete(callId);
     const queued = this.queue.indexOf(call);
     if (queued >= 0) this.queue.splice(queued, 1);
     if (call.entry.remaining !== undefined) call.entry.remaining++;
     const result: CallResult = { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${call.entry.name}" was cancelled`) };
     this.closeRecord(call.record, 'cancelled', 'cancelled');
-    call.handle.settle(result);
+    call.handle!.settle(result);
     return result;
   }
 
   // ---- what the host can see
 
   records(): CallRecord[] {
-    return this.callRecords.map((record) => ({ ...record }));
+    return this.callRecords.slice(-this.maxRecords).map((record) => ({ ...record }));
   }
 
   /** Every tool with its contract's schemas (copies, never shared objects), sorted by name. */
@@ -268,11 +276,11 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, callId: string, synchronous: boolean, handle: MutableHandle = newHandle(callId, name)): { ok: true; call: OpenCall } | CallFailure {
+  private start(name: string, input: unknown, callId: string, handle?: MutableHandle): { ok: true; call: OpenCall } | CallFailure {
     const record = this.openRecord(name, callId);
     const entry = this.tools.get(name);
     if (entry === undefined) return this.deny(record, callId, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
-    if (synchronous && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
+    if (handle === undefined && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
     const problem = envelopeProblem(input, this.limits);
     if (problem !== undefined) return this.deny(record, callId, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(input)) {
@@ -281,14 +289,13 @@ export class CapabilityRuntime {
     }
     if (entry.remaining === 0) return this.deny(record, callId, new ToolError('budget_exhausted', `"${name}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: { entry, record, input, handle } };
+    return { ok: true, call: handle === undefined ? { entry, callId, record, input } : { entry, callId, record, input, handle } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
   private finish(call: OpenCall, settlement: Settlement): CallResult {
-    const { entry, handle } = call;
+    const { entry, callId } = call;
     const name = entry.name;
-    const callId = handle.callId;
     let error: ToolError | undefined;
     if ('error' in settlement) {
       error = settlement.error;
@@ -311,19 +318,19 @@ export class CapabilityRuntime {
   }
 
   private settle(call: OpenCall, settlement: Settlement): CallResult {
-    this.open.delete(call.handle.callId);
+    this.open.delete(call.callId);
     const result = this.finish(call, settlement);
-    call.handle.settle(result);
+    call.handle!.settle(result);
     return result;
   }
 
   private takePending(callId: string): OpenCall {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call "${callId}": unknown, not a protocol call, or already finished`);
+    if (call === undefined || call.handle!.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call "${callId}": unknown, not a protocol call, or already finished`);
     return call;
   }
 
-  private deny(record: OpenCall['record'], callId: string, error: ToolError): CallFailure {
+  private deny(record: MutableRecord, callId: string, error: ToolError): CallFailure {
     this.closeRecord(record, 'denied', error.code);
     return { ok: false, callId, error };
   }
@@ -332,20 +339,19 @@ export class CapabilityRuntime {
     return `call-${this.nextCallId++}`;
   }
 
-  private openRecord(tool: string, callId: string): OpenCall['record'] {
-    const startedAt = Date.now();
-    this.callRecords.push({ tool, callId, outcome: 'pending', startedAt });
-    return { index: this.callRecords.length - 1, startedAt };
+  private openRecord(tool: string, callId: string): MutableRecord {
+    const record: MutableRecord = { tool, callId, outcome: 'pending', startedAt: Date.now() };
+    this.callRecords.push(record);
+    // Trimmed in halves, so keeping a bounded log costs O(1) per call.
+    if (this.callRecords.length >= 2 * this.maxRecords) this.callRecords = this.callRecords.slice(-this.maxRecords);
+    return record;
   }
 
-  private closeRecord(record: OpenCall['record'], outcome: CallOutcome, errorCode?: ToolErrorCode): void {
-    const finishedAt = Date.now();
-    this.updateRecord(record.index, { outcome, finishedAt, durationMs: finishedAt - record.startedAt, ...(errorCode === undefined ? {} : { errorCode }) });
-  }
-
-  private updateRecord(index: number, change: Partial<CallRecord>): void {
-    const record = { ...this.callRecords[index]!, ...change };
-    this.callRecords[index] = record;
+  private closeRecord(record: MutableRecord, outcome: CallOutcome, errorCode?: ToolErrorCode): void {
+    record.outcome = outcome;
+    record.finishedAt = Date.now();
+    record.durationMs = record.finishedAt - record.startedAt;
+    if (errorCode !== undefined) record.errorCode = errorCode;
     this.options.onRecord?.({ ...record });
   }
 }

@@ -19,10 +19,46 @@ type Frame = { readonly enter: true; readonly value: unknown; readonly path: str
 export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits): string | undefined {
   try {
     if (!isPlainObject(root) && !isPlainArray(root)) return `must be a JSON object or array, got ${describe(root)}`;
-    return walk(root, limits);
+    if (isEnvelope(root, limits)) return undefined;
+    return walk(root, limits) ?? 'is not a plain JSON value';
   } catch (error) {
     return `could not be inspected: ${String(error)}`;
   }
+}
+
+/**
+ * The common case, answered without building paths or tracking open containers: a cycle cannot
+ * hide from it, since it runs past maxDepth. Only when this says no does `walk` find out why.
+ */
+function isEnvelope(root: object, limits: EnvelopeLimits): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  let nodes = 0;
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (++nodes > limits.maxNodes) return false;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+      continue;
+    }
+    if (typeof value !== 'object' || depth > limits.maxDepth) return false;
+    const array = isPlainArray(value);
+    if (!array && !isPlainObject(value)) return false;
+    const keys = Reflect.ownKeys(value);
+    if (array && keys.length !== value.length + 1) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (typeof key === 'symbol') return false;
+      if (array && key === 'length') continue;
+      const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
+      if (!('value' in descriptor) || !descriptor.enumerable) return false;
+      values.push(descriptor.value);
+      depths.push(depth + 1);
+    }
+  }
+  return true;
 }
 
 function walk(root: object, limits: EnvelopeLimits): string | undefined {

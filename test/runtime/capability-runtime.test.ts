@@ -126,6 +126,17 @@ describe('the synchronous call path', () => {
   });
 });
 
+describe('records', () => {
+  it('keeps the latest maxRecords while onRecord hears every call', () => {
+    const heard: string[] = [];
+    const runtime = new CapabilityRuntime({ maxRecords: 3, onRecord: (r) => heard.push(r.callId) });
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    for (let i = 0; i < 10; i++) runtime.call('math.add', { left: i, right: 0 });
+    expect(runtime.records().map((r) => r.callId)).toEqual(['call-8', 'call-9', 'call-10']);
+    expect(heard).toHaveLength(10);
+  });
+});
+
 describe('callJson', () => {
   it('takes and gives JSON text', () => {
     const { runtime } = mathRuntime();

@@ -1,0 +1,261 @@
+// The benchmark: `npm run bench`. Method and how to read the figures: bench/README.md.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import schemasafe from '@exodus/schemasafe';
+import { Compile } from 'typebox/compile';
+import ts from 'typescript';
+import { compileContracts } from '../dist/compiler.js';
+import { discoverContracts } from '../dist/contract/discover.js';
+import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../dist/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'bench', 'results');
+const moduleDir = join(outDir, 'modules');
+rmSync(moduleDir, { recursive: true, force: true });
+mkdirSync(moduleDir, { recursive: true });
+
+const requireFromHere = createRequire(import.meta.url);
+const quick = process.argv.includes('--quick');
+const rounds = quick ? 3 : 9;
+const batchNs = quick ? 5e6 : 2e7;
+
+/** Median time per call in ns: `fn(samples)` runs once over every sample, in batches of about batchNs. */
+function measure(fn, samples) {
+  let iterations = 1;
+  for (;;) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) fn(samples);
+    const elapsed = Number(process.hrtime.bigint() - start);
+    if (elapsed > batchNs / 4) return { iterations: Math.max(1, Math.round((iterations * batchNs) / elapsed)) };
+    iterations *= 4;
+  }
+}
+
+function timeBatch(fn, samples, iterations) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) fn(samples);
+  return Number(process.hrtime.bigint() - start) / (iterations * samples.length);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const geomean = (values) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+
+async function importText(name, text) {
+  const path = join(moduleDir, name);
+  writeFileSync(path, text);
+  return import(pathToFileURL(path).href);
+}
+
+/**
+ * ajv's standalone output with `esm: true` still calls require() for its runtime helpers
+ * (ucs2length, deep equality), so it is loaded as CommonJS: the same code either way.
+ */
+function ajvStandalone(schema, options, name) {
+  const ajv = new Ajv2020({ strict: true, allErrors: false, code: { source: true }, ...options });
+  const validate = ajv.compile(schema);
+  const code = standaloneCode(ajv, validate);
+  const path = join(moduleDir, name);
+  writeFileSync(path, code);
+  return { check: requireFromHere(path), code };
+}
+
+// ---- engines per contract
+
+const files = discoverContracts([join(root, 'fixtures/corpus')]);
+const contracts = [];
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const source = JSON.parse(text);
+  const samples = JSON.parse(readFileSync(file.replace('.contract.json', '.samples.json'), 'utf8'));
+  const compiled = compileContracts([{ file, text }]);
+  const moduleFile = compiled.files.find((f) => f.path !== 'index.ts');
+  const js = ts.transpileModule(moduleFile.text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  const ours = (await importText(`${source.name}.ours.mjs`, js)).contract;
+
+  const codegenRuns = quick ? 5 : 20;
+  const codegenStart = process.hrtime.bigint();
+  for (let i = 0; i < codegenRuns; i++) compileContracts([{ file, text }]);
+  const codegenMs = Number(process.hrtime.bigint() - codegenStart) / 1e6 / codegenRuns;
+
+  const sides = {};
+  for (const side of ['input', 'output']) {
+    const schema = source[side];
+    const ajv = ajvStandalone(schema, {}, `${source.name}.${side}.ajv.cjs`);
+    const ajvOwn = ajvStandalone(schema, { ownProperties: true }, `${source.name}.${side}.ajv-own.cjs`);
+    const safe = schemasafe.validator(schema, { includeErrors: false, mode: 'default' });
+    const typebox = Compile(schema);
+    sides[side] = {
+      samples: samples[side],
+      ajvCode: ajv.code,
+      engines: {
+        'ours is': (v) => ours[side].is(v),
+        'ours validate': (v) => ours[side].validate(v).ok,
+        'ajv standalone': ajv.check,
+        'ajv ownProperties': ajvOwn.check,
+        schemasafe: safe,
+        'typebox Compile': (v) => typebox.Check(v),
+      },
+    };
+  }
+  contracts.push({ name: source.name, ours, moduleText: js, sourceTs: moduleFile.text, codegenMs, sides });
+}
+
+const engines = Object.keys(contracts[0].sides.input.engines);
+
+// ---- verdicts first: an engine that mislabels a sample gets no figure for that contract
+
+const invalid = new Set();
+const mislabels = [];
+for (const contract of contracts) {
+  for (const [side, { samples, engines: fns }] of Object.entries(contract.sides)) {
+    for (const [engine, fn] of Object.entries(fns)) {
+      for (const label of ['valid', 'invalid']) {
+        samples[label].forEach((sample, index) => {
+          let verdict;
+          try {
+            verdict = fn(sample);
+          } catch (error) {
+            verdict = `threw ${error}`;
+          }
+          if (verdict !== (label === 'valid')) {
+            invalid.add(`${contract.name}|${engine}`);
+            mislabels.push(`${engine}: ${contract.name} ${side} ${label}[${index}] judged ${verdict}`);
+          }
+        });
+      }
+    }
+  }
+}
+
+// ---- timing: all engines interleaved, round after round, after a warm-up round
+
+const timings = {};
+for (const contract of contracts) {
+  for (const label of ['valid', 'invalid']) {
+    for (const engine of engines) timings[`${contract.name}|${engine}|${label}`] = [];
+  }
+}
+const plans = [];
+for (const contract of contracts) {
+  for (const label of ['valid', 'invalid']) {
+    for (const engine of engines) {
+      // Input and output samples together: one figure per contract and label.
+      const samples = [...contract.sides.input.samples[label], ...contract.sides.output.samples[label]];
+      const sideOf = [...contract.sides.input.samples[label].map(() => 'input'), ...contract.sides.output.samples[label].map(() => 'output')];
+      const input = contract.sides.input.engines[engine];
+      const output = contract.sides.output.engines[engine];
+      // The verdicts are counted and returned, so no engine's work can be optimised away.
+      const run = (values) => {
+        let accepted = 0;
+        for (let i = 0; i < values.length; i++) if ((sideOf[i] === 'input' ? input : output)(values[i])) accepted++;
+        return accepted;
+      };
+      plans.push({ key: `${contract.name}|${engine}|${label}`, run, samples });
+    }
+  }
+}
+for (const plan of plans) plan.iterations = measure(plan.run, plan.samples).iterations;
+for (let round = 0; round <= rounds; round++) {
+  for (const plan of plans) {
+    const ns = timeBatch(plan.run, plan.samples, plan.iterations);
+    if (round > 0) timings[plan.key].push(ns);
+  }
+}
+
+// ---- runtime call path against a bare is + handler, on the smallest contracts
+
+const small = [...contracts].sort((a, b) => a.moduleText.length - b.moduleText.length).slice(0, 3);
+const callPath = [];
+for (const contract of small) {
+  const inputs = contract.sides.input.samples.valid;
+  const output = contract.sides.output.samples.valid[0];
+  const handler = () => output;
+  const runtime = new CapabilityRuntime();
+  runtime.registerValidatedJsonTool(ToolPolicy.json(contract.name), ToolMetadata.of(contract.name), contract.ours, handler);
+  const viaRuntime = (values) => {
+    let ok = 0;
+    for (let i = 0; i < values.length; i++) if (runtime.call(contract.name, values[i]).ok) ok++;
+    return ok;
+  };
+  const bare = (values) => {
+    let ok = 0;
+    for (let i = 0; i < values.length; i++) if (contract.ours.input.is(values[i]) && contract.ours.output.is(handler(values[i]))) ok++;
+    return ok;
+  };
+  const plansHere = [viaRuntime, bare].map((run) => ({ run, iterations: measure(run, inputs).iterations, times: [] }));
+  for (let round = 0; round <= rounds; round++) for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, inputs, plan.iterations));
+  callPath.push({ contract: contract.name, runtimeNs: median(plansHere[0].times), bareNs: median(plansHere[1].times) });
+}
+
+// ---- cold jtc build of 1,000 contracts, as a whole process
+
+const buildDir = mkdtempSync(join(tmpdir(), 'jtc-bench-'));
+mkdirSync(join(buildDir, 'contracts'));
+for (let i = 0; i < 1000; i++) {
+  const contract = contracts[i % contracts.length];
+  const source = JSON.parse(readFileSync(files[i % files.length], 'utf8'));
+  source.name = `${contract.name}_${i}`;
+  writeFileSync(join(buildDir, 'contracts', `${source.name}.contract.json`), JSON.stringify(source, null, 2));
+}
+const buildStart = process.hrtime.bigint();
+execFileSync(process.execPath, [join(root, 'bin/jtc.js'), 'build', 'contracts', '-o', 'out'], { cwd: buildDir, stdio: 'ignore' });
+const coldBuildMs = Number(process.hrtime.bigint() - buildStart) / 1e6;
+rmSync(buildDir, { recursive: true, force: true });
+
+// ---- report
+
+const rows = contracts.map((contract) => {
+  const row = { contract: contract.name, codegenMs: contract.codegenMs };
+  for (const label of ['valid', 'invalid']) {
+    for (const engine of engines) {
+      row[`${engine}|${label}`] = invalid.has(`${contract.name}|${engine}`) ? null : median(timings[`${contract.name}|${engine}|${label}`]);
+    }
+  }
+  const ajvCode = contract.sides.input.ajvCode + contract.sides.output.ajvCode;
+  row.size = {
+    ours: Buffer.byteLength(contract.moduleText),
+    oursGzip: gzipSync(contract.moduleText).length,
+    ajv: Buffer.byteLength(ajvCode),
+    ajvGzip: gzipSync(contract.sides.input.ajvCode).length + gzipSync(contract.sides.output.ajvCode).length,
+  };
+  return row;
+});
+
+const ratio = (engine, label, against = 'ajv standalone') =>
+  geomean(rows.filter((r) => r[`${engine}|${label}`] !== null && r[`${against}|${label}`] !== null).map((r) => r[`${engine}|${label}`] / r[`${against}|${label}`]));
+
+const summary = {
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  date: new Date().toISOString().slice(0, 10),
+  ratios: Object.fromEntries(engines.map((engine) => [engine, { valid: ratio(engine, 'valid'), invalid: ratio(engine, 'invalid') }])),
+  gzipRatio: geomean(rows.map((r) => r.size.oursGzip / r.size.ajvGzip)),
+  codegenMsPerContract: geomean(rows.map((r) => r.codegenMs)),
+  coldBuild1000Ms: coldBuildMs,
+  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs })),
+  mislabels,
+};
+
+const pad = (text, width) => String(text).padEnd(width);
+const fmt = (n) => (n === null ? 'invalid' : n.toFixed(0));
+console.log(`\nns per validation (median of ${rounds} interleaved rounds), input and output samples together\n`);
+const header = ['contract', ...engines.flatMap((e) => [`${e} ✓`, `${e} ✗`])];
+console.log(header.map((h, i) => pad(h, i === 0 ? 34 : 12)).join(''));
+for (const row of rows) console.log([pad(row.contract, 34), ...engines.flatMap((e) => [pad(fmt(row[`${e}|valid`]), 12), pad(fmt(row[`${e}|invalid`]), 12)])].join(''));
+console.log('\ngeometric mean of time ratios to ajv standalone (lower is faster)\n');
+for (const engine of engines) console.log(`${pad(engine, 20)} valid ${summary.ratios[engine].valid.toFixed(2)}×   invalid ${summary.ratios[engine].invalid.toFixed(2)}×`);
+console.log(`\ngenerated code, gzip, ours/ajv standalone (geometric mean): ${summary.gzipRatio.toFixed(2)}×`);
+console.log(`codegen per contract in-process (geometric mean): ${summary.codegenMsPerContract.toFixed(2)} ms`);
+console.log(`cold jtc build of 1,000 contracts: ${(coldBuildMs / 1000).toFixed(2)} s`);
+for (const c of summary.callPath) console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
+if (mislabels.length > 0) console.log(`\nmislabelled samples (those engines' figures are marked invalid):\n  ${mislabels.join('\n  ')}`);
+console.log(`\nmachine: ${summary.machine.cpus} × ${summary.machine.model}, ${summary.machine.memoryGiB} GiB, Node ${summary.machine.node}`);
+
+writeFileSync(join(outDir, 'latest.json'), JSON.stringify({ summary, rows }, null, 2));
+console.log(`\nwrote ${join('bench', 'results', 'latest.json')}`);
