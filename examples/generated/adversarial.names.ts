@@ -203,19 +203,25 @@ function checkInput(value: unknown): boolean {
     if (typeof property5 !== "string") return false;
     if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "__proto__")) return false;
-  const property6 = value["__proto__"];
-  if (typeof property6 !== "string") return false;
-  if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
+  if (!Object.hasOwn(value, "__proto__")) {
+    return false;
+  } else {
+    const property6 = value["__proto__"];
+    if (typeof property6 !== "string") return false;
+    if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
+  }
   if (Object.hasOwn(value, "constructor")) {
     const property7 = value["constructor"];
     if (typeof property7 !== "string") return false;
     if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "toString")) return false;
-  const property8 = value["toString"];
-  if (typeof property8 !== "string") return false;
-  if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
+  if (!Object.hasOwn(value, "toString")) {
+    return false;
+  } else {
+    const property8 = value["toString"];
+    if (typeof property8 !== "string") return false;
+    if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
+  }
   if (Object.hasOwn(value, "hasOwnProperty")) {
     const property9 = value["hasOwnProperty"];
     if (typeof property9 !== "string") return false;
@@ -226,10 +232,13 @@ function checkInput(value: unknown): boolean {
     if (typeof property10 !== "string") return false;
     if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "")) return false;
-  const property11 = value[""];
-  if (typeof property11 !== "string") return false;
-  if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
+  if (!Object.hasOwn(value, "")) {
+    return false;
+  } else {
+    const property11 = value[""];
+    if (typeof property11 !== "string") return false;
+    if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
+  }
   if (Object.hasOwn(value, "new\nline")) {
     const property12 = value["new\nline"];
     if (typeof property12 !== "string") return false;
@@ -572,6 +581,15 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
+/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
+function copySchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copySchema);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
@@ -587,7 +605,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
-    const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    const copy = copySchema(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
     if (options.target === "draft-07") {
       if (Object.hasOwn(copy, "$schema")) copy["$schema"] = "http://json-schema.org/draft-07/schema#";

@@ -1696,9 +1696,12 @@ function collectOutput(value: unknown, path: readonly PathSegment[], issues: Val
 // #/properties/deep
 function checkOutputDeep(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1736,9 +1739,12 @@ function collectOutputDeep(value: unknown, path: readonly PathSegment[], issues:
 // #/properties/deep/properties/next
 function checkOutputDeepNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1776,9 +1782,12 @@ function collectOutputDeepNext(value: unknown, path: readonly PathSegment[], iss
 // #/properties/deep/properties/next/properties/next
 function checkOutputDeepNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1816,9 +1825,12 @@ function collectOutputDeepNextNext(value: unknown, path: readonly PathSegment[],
 // #/properties/deep/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1856,9 +1868,12 @@ function collectOutputDeepNextNextNext(value: unknown, path: readonly PathSegmen
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1896,9 +1911,12 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: readonly PathSe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1936,9 +1954,12 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: readonly Pa
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -1976,9 +1997,12 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: readonl
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2016,9 +2040,12 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: rea
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2056,9 +2083,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2096,9 +2126,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2136,9 +2169,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2176,9 +2212,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2216,9 +2255,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2256,9 +2298,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2296,9 +2341,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2336,9 +2384,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2376,9 +2427,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2416,9 +2470,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2456,9 +2513,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2496,9 +2556,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2536,9 +2599,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2576,9 +2642,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2616,9 +2685,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2656,9 +2728,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2696,9 +2771,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2736,9 +2814,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2776,9 +2857,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2816,9 +2900,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2856,9 +2943,12 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) return false;
-  const property0 = value["next"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  if (!Object.hasOwn(value, "next")) {
+    return false;
+  } else {
+    const property0 = value["next"];
+    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "next":
@@ -2905,6 +2995,15 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
+/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
+function copySchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copySchema);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
@@ -2920,7 +3019,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
-    const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    const copy = copySchema(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
     if (options.target === "draft-07") {
       if (Object.hasOwn(copy, "$schema")) copy["$schema"] = "http://json-schema.org/draft-07/schema#";

@@ -90,12 +90,18 @@ function describeType(value: unknown): string {
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "left")) return false;
-  const property0 = value["left"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  if (!Object.hasOwn(value, "right")) return false;
-  const property1 = value["right"];
-  if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
+  if (!Object.hasOwn(value, "left")) {
+    return false;
+  } else {
+    const property0 = value["left"];
+    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  }
+  if (!Object.hasOwn(value, "right")) {
+    return false;
+  } else {
+    const property1 = value["right"];
+    if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "left":
@@ -141,9 +147,12 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "total")) return false;
-  const property0 = value["total"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  if (!Object.hasOwn(value, "total")) {
+    return false;
+  } else {
+    const property0 = value["total"];
+    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  }
   for (const key in value) {
     switch (key) {
       case "total":
@@ -190,6 +199,15 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
+/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
+function copySchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copySchema);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
@@ -205,7 +223,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
-    const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    const copy = copySchema(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
     if (options.target === "draft-07") {
       if (Object.hasOwn(copy, "$schema")) copy["$schema"] = "http://json-schema.org/draft-07/schema#";

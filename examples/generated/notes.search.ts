@@ -201,11 +201,14 @@ const allowedValues2 = Object.freeze([[1, 2], { kind: "point" }, "plain"]);
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "query")) return false;
-  const property0 = value["query"];
-  if (typeof property0 !== "string") return false;
-  if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
-  if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
+  if (!Object.hasOwn(value, "query")) {
+    return false;
+  } else {
+    const property0 = value["query"];
+    if (typeof property0 !== "string") return false;
+    if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
+    if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
+  }
   if (Object.hasOwn(value, "tags")) {
     const property1 = value["tags"];
     if (!checkInputTags(property1)) return false;
@@ -295,8 +298,8 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
         issues.push(issue([...path, "limit"], "#/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
       } else {
-        if (property3 < 1) issues.push(issue([...path, "limit"], "#/properties/limit/minimum", "minimum", "must be >= 1, is " + property3, { limit: 1 }));
-        if (property3 > 100) issues.push(issue([...path, "limit"], "#/properties/limit/maximum", "maximum", "must be <= 100, is " + property3, { limit: 100 }));
+        if (property3 < 1) issues.push(issue([...path, "limit"], "#/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
+        if (property3 > 100) issues.push(issue([...path, "limit"], "#/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
     if (Object.hasOwn(value, "minScore")) {
@@ -304,8 +307,8 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
         issues.push(issue([...path, "minScore"], "#/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
       } else {
-        if (property4 < 0) issues.push(issue([...path, "minScore"], "#/properties/minScore/minimum", "minimum", "must be >= 0, is " + property4, { limit: 0 }));
-        if (property4 > 1) issues.push(issue([...path, "minScore"], "#/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + property4, { limit: 1 }));
+        if (property4 < 0) issues.push(issue([...path, "minScore"], "#/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
+        if (property4 > 1) issues.push(issue([...path, "minScore"], "#/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
     if (Object.hasOwn(value, "archived")) {
@@ -424,9 +427,12 @@ function collectInputFilters(value: unknown, path: readonly PathSegment[], issue
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "hits")) return false;
-  const property0 = value["hits"];
-  if (!checkOutputHits(property0)) return false;
+  if (!Object.hasOwn(value, "hits")) {
+    return false;
+  } else {
+    const property0 = value["hits"];
+    if (!checkOutputHits(property0)) return false;
+  }
   if (Object.hasOwn(value, "next")) {
     const property1 = value["next"];
     if (!isJsonValue(property1)) return false;
@@ -509,12 +515,18 @@ function collectOutputHits(value: unknown, path: readonly PathSegment[], issues:
 // #/properties/hits/items
 function checkOutputHitsItems(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "id")) return false;
-  const property0 = value["id"];
-  if (typeof property0 !== "string") return false;
-  if (!Object.hasOwn(value, "score")) return false;
-  const property1 = value["score"];
-  if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
+  if (!Object.hasOwn(value, "id")) {
+    return false;
+  } else {
+    const property0 = value["id"];
+    if (typeof property0 !== "string") return false;
+  }
+  if (!Object.hasOwn(value, "score")) {
+    return false;
+  } else {
+    const property1 = value["score"];
+    if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
+  }
   if (Object.hasOwn(value, "snippet")) {
     const property2 = value["snippet"];
     if (typeof property2 !== "string") return false;
@@ -584,6 +596,15 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
+/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
+function copySchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copySchema);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
@@ -599,7 +620,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
-    const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    const copy = copySchema(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
     if (options.target === "draft-07") {
       if (Object.hasOwn(copy, "$schema")) copy["$schema"] = "http://json-schema.org/draft-07/schema#";

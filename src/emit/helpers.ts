@@ -1,11 +1,32 @@
 /**
- * The few functions a generated module may need, copied into it (only those it uses) so that
- * it runs with no import at all. They are written once here, in TypeScript.
+ * The few functions a generated module may need, copied into it (only those it uses) so that it
+ * runs with no import at all. They are written once here, in TypeScript; a few differ in exact
+ * mode, where a number may also arrive as a bigint or a JsonNumber.
  */
-const helperSources = {
+export type HelperName =
+  | 'isPlainObject'
+  | 'codePointLength'
+  | 'isJsonValue'
+  | 'describeType'
+  | 'jsonEqual'
+  | 'jsonNumberBrand'
+  | 'isJsonNumber'
+  | 'jsonNumber'
+  | 'isNumeric'
+  | 'decimalOf'
+  | 'decimalKey'
+  | 'compareDecimal';
+
+interface Helper {
+  uses(exact: boolean): readonly HelperName[];
+  source(exact: boolean): string;
+}
+
+/** In the order they are written into a module. */
+const helperSources: Readonly<Record<HelperName, Helper>> = {
   isPlainObject: {
-    uses: [],
-    source: `/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+    uses: () => [],
+    source: () => `/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
@@ -13,8 +34,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }`,
   },
   codePointLength: {
-    uses: [],
-    source: `/** JSON Schema counts string length in code points; a lone surrogate counts as one. */
+    uses: () => [],
+    source: () => `/** JSON Schema counts string length in code points; a lone surrogate counts as one. */
 function codePointLength(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
@@ -29,20 +50,20 @@ function codePointLength(text: string): number {
 }`,
   },
   isJsonValue: {
-    uses: ['isPlainObject'],
-    source: `/**
+    uses: (exact) => (exact ? ['isPlainObject', 'isJsonNumber'] : ['isPlainObject']),
+    source: (exact) => `/**
  * Any JSON value: what a schema without "type" accepts. The depth bound stops cycles and hostile
  * nesting without exhausting the stack.
  */
 function isJsonValue(value: unknown, depth = 0): boolean {
   switch (typeof value) {
     case "string":
-    case "boolean":
+    case "boolean":${exact ? '\n    case "bigint":' : ''}
       return true;
     case "number":
       return Number.isFinite(value);
     case "object":
-      if (value === null) return true;
+      if (value === null${exact ? ' || isJsonNumber(value)' : ''}) return true;
       if (depth >= 256) return false;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
@@ -61,21 +82,23 @@ function isJsonValue(value: unknown, depth = 0): boolean {
 }`,
   },
   describeType: {
-    uses: ['isPlainObject'],
-    source: `/** How a message names what it found instead. */
+    uses: (exact) => (exact ? ['isPlainObject', 'isJsonNumber', 'decimalOf'] : ['isPlainObject']),
+    source: (exact) => `/** How a message names what it found instead. */
 function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : Number.isFinite(value) ? "number" : String(value);
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : Number.isFinite(value) ? "number" : String(value);${
+    exact ? '\n  if (typeof value === "bigint") return "integer";\n  if (isJsonNumber(value)) return decimalOf(value)[2] >= 0 ? "integer" : "number";' : ''
+  }
   if (typeof value === "object") return isPlainObject(value) ? "object" : "a non-JSON object";
   return typeof value;
 }`,
   },
   jsonEqual: {
-    uses: ['isPlainObject'],
-    source: `/** JSON equality, as "enum" needs it: deep, object key order ignored, own properties only. */
+    uses: (exact) => (exact ? ['isPlainObject', 'isNumeric', 'decimalKey'] : ['isPlainObject']),
+    source: (exact) => `/** JSON equality, as "enum" needs it: deep, object key order ignored, own properties only${exact ? ', numbers by exact value' : ''}. */
 function jsonEqual(value: unknown, expected: unknown): boolean {
-  if (value === expected) return true;
+  if (value === expected) return true;${exact ? '\n  if (isNumeric(expected)) return isNumeric(value) && decimalKey(value) === decimalKey(expected);' : ''}
   if (typeof expected !== "object" || expected === null || typeof value !== "object" || value === null) return false;
   if (Array.isArray(expected)) {
     if (!Array.isArray(value) || value.length !== expected.length) return false;
@@ -93,18 +116,94 @@ function jsonEqual(value: unknown, expected: unknown): boolean {
   return true;
 }`,
   },
-} as const;
+  jsonNumberBrand: {
+    uses: () => [],
+    source: () => `const jsonNumberBrand = Symbol.for("json-tool-contracts/JsonNumber");`,
+  },
+  isJsonNumber: {
+    uses: () => ['jsonNumberBrand'],
+    source: () => `/** A number the runtime's lossless parser kept exactly (neither a double nor a bigint holds it). */
+function isJsonNumber(value: unknown): value is JsonNumber {
+  return typeof value === "object" && value !== null && (value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] === true;
+}`,
+  },
+  jsonNumber: {
+    uses: () => ['jsonNumberBrand'],
+    source: () => `/** A JsonNumber for a literal of this module, branded as the runtime's are. */
+function jsonNumber(decimal: string): JsonNumber {
+  return Object.freeze({ decimal, toString: () => decimal, [jsonNumberBrand]: true });
+}`,
+  },
+  isNumeric: {
+    uses: () => ['isJsonNumber'],
+    source: () => `function isNumeric(value: unknown): value is NumericValue {
+  return typeof value === "number" ? Number.isFinite(value) : typeof value === "bigint" || isJsonNumber(value);
+}`,
+  },
+  decimalOf: {
+    uses: () => [],
+    source: () => `/** [negative, digits, exponent]: the exact value ±digits × 10^exponent, digits without leading or trailing zeros. */
+type Decimal = readonly [boolean, string, number];
 
-export type HelperName = keyof typeof helperSources;
+/** The exact decimal of a number as JSON.stringify writes it, of a bigint, or of a JsonNumber. */
+function decimalOf(value: NumericValue): Decimal {
+  const text = typeof value === "object" ? value.decimal : String(value);
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  let digits = "";
+  let fraction = 0;
+  let point = false;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) point = true;
+    else if (c >= 48 && c <= 57) {
+      if (point) fraction++;
+      if (digits !== "" || c !== 48) digits += text[i];
+    } else break;
+  }
+  let exponent = i < text.length ? Number(text.slice(i + 1)) : 0;
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
+  exponent += digits.length - end - fraction;
+  digits = digits.slice(0, end);
+  return [digits !== "" && text.charCodeAt(0) === 45, digits, digits === "" ? 0 : exponent];
+}`,
+  },
+  decimalKey: {
+    uses: () => ['decimalOf'],
+    source: () => `/** The same value gives the same key, whatever its representation (1, 1.0, 1n, "1.00"). */
+function decimalKey(value: NumericValue): string {
+  const [negative, digits, exponent] = decimalOf(value);
+  return (negative ? "-" : "") + digits + "e" + exponent;
+}`,
+  },
+  compareDecimal: {
+    uses: () => ['decimalOf'],
+    source: () => `/** Compares two exact decimals digit by digit: -1, 0 or 1. Never goes through a float. */
+function compareDecimal(a: Decimal, b: Decimal): number {
+  const [aNegative, aDigits, aExponent] = a;
+  const [bNegative, bDigits, bExponent] = b;
+  if (aDigits === "" || bDigits === "") return aDigits === bDigits ? 0 : aDigits === "" ? (bNegative ? 1 : -1) : aNegative ? -1 : 1;
+  if (aNegative !== bNegative) return aNegative ? -1 : 1;
+  const sign = aNegative ? -1 : 1;
+  const aMagnitude = aDigits.length + aExponent;
+  const bMagnitude = bDigits.length + bExponent;
+  if (aMagnitude !== bMagnitude) return aMagnitude < bMagnitude ? -sign : sign;
+  const length = Math.max(aDigits.length, bDigits.length);
+  const aPadded = aDigits.padEnd(length, "0");
+  const bPadded = bDigits.padEnd(length, "0");
+  return aPadded === bPadded ? 0 : aPadded < bPadded ? -sign : sign;
+}`,
+  },
+};
 
 /** The sources of the named helpers and of the helpers they use, in a fixed order. */
-export function helperCode(names: Iterable<HelperName>): string[] {
+export function helperCode(names: Iterable<HelperName>, exact: boolean): string[] {
   const needed = new Set<HelperName>();
   const add = (name: HelperName): void => {
     if (needed.has(name)) return;
     needed.add(name);
-    helperSources[name].uses.forEach(add);
+    helperSources[name].uses(exact).forEach(add);
   };
   for (const name of names) add(name);
-  return (Object.keys(helperSources) as HelperName[]).filter((name) => needed.has(name)).map((name) => helperSources[name].source);
+  return (Object.keys(helperSources) as HelperName[]).filter((name) => needed.has(name)).map((name) => helperSources[name].source(exact));
 }

@@ -1,15 +1,21 @@
 import type { JsonNode } from '../source/json-node.js';
+import { decimalText, parseDecimal } from '../runtime/json.js';
+import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
 import { Code, code, join, literal, propertyKey } from './code.js';
 
-/** A JavaScript expression that evaluates to the JSON value of a source node (default-mode numbers). */
-export function jsonLiteral(node: JsonNode): Code {
+/**
+ * A JavaScript expression that evaluates to the JSON value of a source node. In exact mode a number
+ * that a double does not hold exactly becomes `jsonNumber("…")`, the module's own JsonNumber.
+ */
+export function jsonLiteral(node: JsonNode, exact = false): Code {
   switch (node.kind) {
     case 'object':
       if (node.members.length === 0) return code`{}`;
-      return code`{ ${join(node.members.map((m) => code`${propertyKey(m.key)}: ${jsonLiteral(m.value)}`), ', ')} }`;
+      return code`{ ${join(node.members.map((m) => code`${propertyKey(m.key)}: ${jsonLiteral(m.value, exact)}`), ', ')} }`;
     case 'array':
-      return code`[${join(node.items.map(jsonLiteral), ', ')}]`;
+      return code`[${join(node.items.map((item) => jsonLiteral(item, exact)), ', ')}]`;
     case 'number':
+      if (exact && !roundTripsThroughF64(node.lexeme)) return code`jsonNumber(${decimalText(parseDecimal(node.lexeme)!)})`;
       return new Code(literal(Number(node.lexeme)));
     case 'null':
       return code`null`;
@@ -19,16 +25,16 @@ export function jsonLiteral(node: JsonNode): Code {
 }
 
 /** Multi-line, indented form for the schemas a module exports, so that they read like the contract. */
-export function jsonLiteralBlock(node: JsonNode, depth = 0): Code {
+export function jsonLiteralBlock(node: JsonNode, exact: boolean, depth = 0): Code {
   const pad = '  '.repeat(depth + 1);
   const closePad = '  '.repeat(depth);
   if (node.kind === 'object' && node.members.length > 0) {
-    const members = node.members.map((m) => `${pad}${propertyKey(m.key).text}: ${jsonLiteralBlock(m.value, depth + 1).text},`);
+    const members = node.members.map((m) => `${pad}${propertyKey(m.key).text}: ${jsonLiteralBlock(m.value, exact, depth + 1).text},`);
     return new Code(`{\n${members.join('\n')}\n${closePad}}`);
   }
   if (node.kind === 'array' && node.items.length > 0 && node.items.some((item) => item.kind === 'object' || item.kind === 'array')) {
-    const items = node.items.map((item) => `${pad}${jsonLiteralBlock(item, depth + 1).text},`);
+    const items = node.items.map((item) => `${pad}${jsonLiteralBlock(item, exact, depth + 1).text},`);
     return new Code(`[\n${items.join('\n')}\n${closePad}]`);
   }
-  return jsonLiteral(node);
+  return jsonLiteral(node, exact);
 }

@@ -13,26 +13,39 @@ import { ValidatorEmitter } from './validator.js';
 
 const moduleTemplate = readFileSync(new URL('../../templates/module.ts.tpl', import.meta.url), 'utf8');
 
+/** Exact mode: what a number may arrive as, declared in the module so that it imports nothing. */
+const exactNumberTypes = `/** A JSON number kept exactly by the runtime's lossless parser (\`parseJson(text, { exactNumbers: true })\`). */
+export interface JsonNumber {
+  /** The canonical decimal text, e.g. "0.30000000000000000001". */
+  readonly decimal: string;
+  toString(): string;
+}
+
+/** A number as exact mode delivers it: a double when that loses nothing, else a bigint (integers) or a JsonNumber. */
+export type NumericValue = number | bigint | JsonNumber;`;
+
 /** Most issues `validate` reports for one value. */
 export const maxIssues = 100;
 
 /** One contract → the TypeScript source of its module: types and validators from one IR. */
 export function emitModule(contract: ContractIR): string {
   const stem = typeStem(contract.name);
-  const validators = new ValidatorEmitter();
+  const exact = contract.exactNumbers;
+  const validators = new ValidatorEmitter(exact);
   const input = validators.emitRoot(contract.input, 'Input');
   const output = validators.emitRoot(contract.output, 'Output');
-  const types = emitTypes(contract, stem);
-  const jsonValueType = types.usesJsonValue ? '\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };' : '';
+  const types = emitTypes(contract, stem, exact);
+  const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
+  const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
   const values: Record<string, string> = {
     header: header(contract),
-    types: types.text + jsonValueType,
+    types: types.text + numberTypes + jsonValueType,
     maxIssues: String(maxIssues),
-    helpers: helperCode(validators.helpers).join('\n\n'),
+    helpers: helperCode(validators.helpers, exact).join('\n\n'),
     hoisted: join(validators.hoisted, '\n').text,
     validators: validators.functions.map((fn) => fn.text).join('\n\n'),
-    inputSchema: jsonLiteralBlock(schemaToJson(contract.input)).text,
-    outputSchema: jsonLiteralBlock(schemaToJson(contract.output)).text,
+    inputSchema: jsonLiteralBlock(schemaToJson(contract.input), exact).text,
+    outputSchema: jsonLiteralBlock(schemaToJson(contract.output), exact).text,
     name: literal(contract.name),
     description: literal(contract.description),
     exactNumbers: String(contract.exactNumbers),

@@ -3,6 +3,7 @@ import type { ContractIR } from '../contract/contract-ir.js';
 import { canonicalJson } from '../ir/canonical.js';
 import type { ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
+import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
 
 const f = ts.factory;
 
@@ -16,10 +17,10 @@ export interface EmittedTypes {
  * `Input`/`Output` declarations for a contract. A root object schema becomes an interface; nested
  * objects are inline type literals, so no invented names appear and a type reads like its schema.
  */
-export function emitTypes(contract: ContractIR, stem: string): EmittedTypes {
+export function emitTypes(contract: ContractIR, stem: string, exactNumbers: boolean): EmittedTypes {
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
   const file = ts.createSourceFile('types.ts', '', ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const state = { usesJsonValue: false };
+  const state = { usesJsonValue: false, exactNumbers };
   const declarations = [
     rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state),
     rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state),
@@ -30,6 +31,8 @@ export function emitTypes(contract: ContractIR, stem: string): EmittedTypes {
 
 interface TypeState {
   usesJsonValue: boolean;
+  /** Exact mode tells the truth: an integer may arrive as a bigint, any number as a JsonNumber. */
+  readonly exactNumbers: boolean;
 }
 
 function rootDeclaration(node: SchemaNode, name: string, role: string, state: TypeState): ts.Statement {
@@ -43,7 +46,11 @@ function rootDeclaration(node: SchemaNode, name: string, role: string, state: Ty
 
 function typeNode(node: SchemaNode, state: TypeState): ts.TypeNode {
   if (node.enum !== undefined) {
-    return node.enum.values.length === 0 ? keyword(ts.SyntaxKind.NeverKeyword) : union(node.enum.values.map(literalType));
+    if (node.enum.values.length === 0) return keyword(ts.SyntaxKind.NeverKeyword);
+    const literals = node.enum.values.map((value) => literalType(value, state.exactNumbers));
+    // In exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value.
+    const numeric = state.exactNumbers && node.enum.values.some((v) => v.kind === 'number') ? [reference('NumericValue')] : [];
+    return union([...literals, ...numeric]);
   }
   switch (node.kind) {
     case 'null':
@@ -51,8 +58,9 @@ function typeNode(node: SchemaNode, state: TypeState): ts.TypeNode {
     case 'boolean':
       return keyword(ts.SyntaxKind.BooleanKeyword);
     case 'number':
+      return state.exactNumbers ? reference('NumericValue') : keyword(ts.SyntaxKind.NumberKeyword);
     case 'integer':
-      return keyword(ts.SyntaxKind.NumberKeyword);
+      return state.exactNumbers ? union([keyword(ts.SyntaxKind.NumberKeyword), keyword(ts.SyntaxKind.BigIntKeyword)]) : keyword(ts.SyntaxKind.NumberKeyword);
     case 'string':
       return keyword(ts.SyntaxKind.StringKeyword);
     case 'array':
@@ -81,11 +89,12 @@ function objectMembers(rules: ObjectRules, state: TypeState): ts.TypeElement[] {
   return members;
 }
 
-function literalType(value: JsonNode): ts.TypeNode {
+function literalType(value: JsonNode, exactNumbers: boolean): ts.TypeNode {
   switch (value.kind) {
     case 'string':
       return f.createLiteralTypeNode(f.createStringLiteral(value.value));
     case 'number': {
+      if (exactNumbers && !roundTripsThroughF64(value.lexeme)) return reference('JsonNumber');
       const number = Number(value.lexeme);
       const digits = f.createNumericLiteral(String(Math.abs(number)));
       return f.createLiteralTypeNode(number < 0 ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, digits) : digits);
@@ -95,9 +104,9 @@ function literalType(value: JsonNode): ts.TypeNode {
     case 'null':
       return f.createLiteralTypeNode(f.createNull());
     case 'array':
-      return f.createTupleTypeNode(value.items.map(literalType));
+      return f.createTupleTypeNode(value.items.map((item) => literalType(item, exactNumbers)));
     case 'object':
-      return f.createTypeLiteralNode(value.members.map((m) => f.createPropertySignature(undefined, propertyName(m.key), undefined, literalType(m.value))));
+      return f.createTypeLiteralNode(value.members.map((m) => f.createPropertySignature(undefined, propertyName(m.key), undefined, literalType(m.value, exactNumbers))));
   }
 }
 
@@ -111,7 +120,11 @@ function keyword(kind: ts.KeywordTypeSyntaxKind): ts.TypeNode {
 
 function jsonValue(state: TypeState): ts.TypeNode {
   state.usesJsonValue = true;
-  return f.createTypeReferenceNode('JsonValue');
+  return reference('JsonValue');
+}
+
+function reference(name: string): ts.TypeNode {
+  return f.createTypeReferenceNode(name);
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -1,49 +1,105 @@
-import type { ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
 import { appendPointer } from '../diagnostics/diagnostic.js';
+import type { AnyNode, ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
 import { emitEnumCheck } from '../subset/keywords/enum.js';
 import { maxItemsConstraint, minItemsConstraint } from '../subset/keywords/item-count.js';
 import { maximumConstraint, minimumConstraint } from '../subset/keywords/number-bounds.js';
 import { requiredMessage, unexpectedPropertyMessage } from '../subset/keywords/object.js';
 import { maxLengthConstraint, minLengthConstraint } from '../subset/keywords/string-length.js';
 import { emitTypeCheck } from '../subset/keywords/type.js';
-import type { EmittedCheck } from '../subset/keyword.js';
+import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
 import { Code, code, indent, lines } from './code.js';
 import type { HelperName } from './helpers.js';
 
-/**
- * Emits two functions per object or array shape, from the same checks: `check…` (the fast path:
- * returns false at the first failure, allocates nothing) and `collect…` (reports every issue).
- * Scalars are checked inline; small functions per shape keep each one optimisable by V8.
- */
 export interface ValidatorCode {
   readonly checkName: string;
   readonly collectName: string;
 }
 
+type KeywordCheck = readonly [keyword: string, check: EmittedCheck];
+
+/**
+ * How one pass renders the shared checks. `check` is the fast path: it returns false at the first
+ * failure and allocates nothing. `collect` reports every issue with its paths.
+ */
+interface Pass {
+  /** A statement for one keyword check at `path`. */
+  failIf(keyword: string, check: EmittedCheck, schemaPath: string, path: Code): Code;
+  /** The type check, then `rest` only for values of that type. */
+  typed(typeCheck: EmittedCheck, schemaPath: string, path: Code, rest: Code): Code;
+  /** A statement for a value that is not JSON at all. */
+  notJson(value: Code, schemaPath: string, path: Code): Code;
+  /** A statement that runs a child shape's function. */
+  child(names: ValidatorCode, value: Code, path: Code): Code;
+  missing(name: string, schemaPath: string, path: Code): Code;
+  unexpected(value: Code, rules: ObjectRules, schemaPath: string, path: Code): Code;
+  /** Extra loop condition: collecting stops once there are more issues than a result keeps. */
+  readonly loopLimit: string;
+}
+
+const checkPass: Pass = {
+  failIf: (_, check) => code`if (${check.fails}) return false;`,
+  typed: (typeCheck, _, __, rest) => lines([code`if (${typeCheck.fails}) return false;`, rest]),
+  notJson: () => code`return false;`,
+  child: (names, value) => code`if (!${new Code(names.checkName)}(${value})) return false;`,
+  missing: () => code`return false;`,
+  unexpected: () => code`return false;`,
+  loopLimit: '',
+};
+
+const issue = (path: Code, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${path}, ${schemaPath}, ${keyword}, ${message}, ${params}));`;
+
+const collectPass: Pass = {
+  failIf: (keyword, check, schemaPath, path) => code`if (${check.fails}) ${issue(path, appendPointer(schemaPath, keyword), keyword, check.message, check.params)}`,
+  typed: (typeCheck, schemaPath, path, rest) => {
+    const report = issue(path, appendPointer(schemaPath, 'type'), 'type', typeCheck.message, typeCheck.params);
+    if (rest.text === '') return code`if (${typeCheck.fails}) ${report}`;
+    return lines([code`if (${typeCheck.fails}) {`, indent(report), code`} else {`, indent(rest), code`}`]);
+  },
+  notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + describeType(${value})`, code`{}`),
+  child: (names, value, path) => code`${new Code(names.collectName)}(${value}, ${path}, issues);`,
+  missing: (name, schemaPath, path) => issue(path, appendPointer(schemaPath, 'required'), 'required', requiredMessage(name), code`{ missingProperty: ${name} }`),
+  unexpected: (_, rules, schemaPath, path) =>
+    issue(
+      code`[...${path}, key]`,
+      appendPointer(schemaPath, 'additionalProperties'),
+      'additionalProperties',
+      unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name)),
+      code`{ additionalProperty: key }`,
+    ),
+  loopLimit: ' && issues.length <= maxIssues',
+};
+
+/**
+ * Emits, per object or array shape, a `check…` and a `collect…` function from the same checks.
+ * Scalars are checked inline; small functions per shape keep each one optimisable by V8.
+ */
 export class ValidatorEmitter {
   readonly functions: Code[] = [];
   readonly hoisted: Code[] = [];
   readonly helpers = new Set<HelperName>();
   private readonly usedNames = new Set<string>();
+  private readonly hoistedByInit = new Map<string, Code>();
+  private readonly shapes = new Map<SchemaNode, ValidatorCode>();
+  private readonly context: EmitContext;
+
+  constructor(exactNumbers: boolean) {
+    this.context = { exactNumbers, hoist: (prefix, init) => this.hoist(prefix, init) };
+  }
 
   /** Emits the validator of one root schema; `stem` names its functions (`Input` → `checkInput`). */
   emitRoot(node: SchemaNode, stem: string): ValidatorCode {
     return this.shapeFunctions(node, stem, `${stem} `);
   }
 
-  private readonly hoistedByInit = new Map<string, Code>();
-
   /** A module-level constant built once at load; the same initialiser always gives the same constant. */
-  readonly hoist = (prefix: string, init: Code): Code => {
+  private hoist(prefix: string, init: Code): Code {
     const existing = this.hoistedByInit.get(init.text);
     if (existing !== undefined) return existing;
     const name = new Code(this.uniqueName(prefix));
     this.hoistedByInit.set(init.text, name);
     this.hoisted.push(code`const ${name} = ${init};`);
     return name;
-  };
-
-  private readonly shapes = new Map<SchemaNode, ValidatorCode>();
+  }
 
   private uniqueName(base: string): string {
     let name = base;
@@ -58,8 +114,8 @@ export class ValidatorEmitter {
   }
 
   /**
-   * The `check`/`collect` pair of one shape, emitted once. The pair's slot is taken before its
-   * children are emitted, so a parent reads above its children.
+   * The `check`/`collect` pair of one shape, emitted once. Its slot is taken before its children
+   * are emitted, so a parent reads above its children.
    */
   private shapeFunctions(node: SchemaNode, stem: string, label: string): ValidatorCode {
     const existing = this.shapes.get(node);
@@ -71,17 +127,11 @@ export class ValidatorEmitter {
     const slot = this.functions.length;
     this.functions.push(new Code(''));
     const value = new Code('value');
-    const comment = new Code(`// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`);
-    const check = lines([
-      comment,
-      code`function ${new Code(names.checkName)}(value: unknown): boolean {`,
-      indent(this.checkStatements(node, value, base)),
-      code`  return true;`,
-      code`}`,
-    ]);
+    const comment = `// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
+    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, indent(this.nodeStatements(checkPass, node, value, new Code('[]'), base)), code`  return true;`, code`}`]);
     const collect = lines([
       code`function ${new Code(names.collectName)}(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {`,
-      indent(this.collectStatements(node, value, new Code('path'), base)),
+      indent(this.nodeStatements(collectPass, node, value, new Code('path'), base)),
       code`}`,
     ]);
     this.functions[slot] = new Code(`${check.text}\n\n${collect.text}`);
@@ -89,244 +139,139 @@ export class ValidatorEmitter {
   }
 
   /** A child object or array gets functions of its own; scalars stay inline. */
-  private childFunctions(node: SchemaNode, stem: string): ValidatorCode | undefined {
-    if (node.kind !== 'object' && node.kind !== 'array' && !(node.kind === 'any' && hasStructuredRules(node))) return undefined;
-    return this.shapeFunctions(node, stem, '');
+  private childStatements(pass: Pass, node: SchemaNode, value: Code, path: Code, stem: string): Code {
+    const structured = node.kind === 'object' || node.kind === 'array' || (node.kind === 'any' && hasStructuredRules(node));
+    if (!structured) return this.nodeStatements(pass, node, value, path, stem);
+    return pass.child(this.shapeFunctions(node, stem, ''), value, path);
   }
 
-  // ---- fast path: statements that `return false` on the first failure
-
-  private checkStatements(node: SchemaNode, value: Code, stem: string): Code {
-    const fail = (check: EmittedCheck): Code => code`if (${this.use(check).fails}) return false;`;
-    const enumCheck = node.enum === undefined ? undefined : fail(emitEnumCheck(node.enum, value, this.hoist));
-    switch (node.kind) {
-      case 'null':
-      case 'boolean':
-        return lines([fail(emitTypeCheck(node.kind, value)), enumCheck]);
-      case 'number':
-      case 'integer':
-        return lines([fail(emitTypeCheck(node.kind, value)), ...this.numberChecks(node.rules, value).map(fail), enumCheck]);
-      case 'string':
-        return lines([fail(emitTypeCheck('string', value)), ...this.stringChecks(node.rules, value).map(fail), enumCheck]);
-      case 'array':
-        return lines([fail(emitTypeCheck('array', value)), this.arrayCheck(node.rules, value, stem), enumCheck]);
-      case 'object':
-        return lines([fail(emitTypeCheck('object', value)), this.objectCheck(node.rules, value, stem), enumCheck]);
-      case 'any':
-        return lines([this.anyCheck(node, value, stem), enumCheck]);
-    }
-  }
-
-  private anyCheck(node: Extract<SchemaNode, { kind: 'any' }>, value: Code, stem: string): Code {
-    const { string, number, array, object } = node.rules;
-    const stringChecks = this.stringChecks(string, value);
-    const numberChecks = this.numberChecks(number, value);
-    if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) {
-      this.helpers.add('isJsonValue');
-      return code`if (!isJsonValue(${value})) return false;`;
-    }
-    this.helpers.add('isPlainObject');
-    this.helpers.add('isJsonValue');
-    const fail = (check: EmittedCheck): Code => code`if (${this.use(check).fails}) return false;`;
-    return lines([
-      code`if (typeof ${value} === "string") {`,
-      indent(lines(stringChecks.map(fail))),
-      code`} else if (typeof ${value} === "number") {`,
-      indent(lines([code`if (!Number.isFinite(${value})) return false;`, ...numberChecks.map(fail)])),
-      code`} else if (Array.isArray(${value})) {`,
-      indent(isEmptyArrayRules(array) ? code`if (!isJsonValue(${value})) return false;` : this.arrayCheck(array, value, stem)),
-      code`} else if (isPlainObject(${value})) {`,
-      indent(isEmptyObjectRules(object) ? code`if (!isJsonValue(${value})) return false;` : this.objectCheck(object, value, stem)),
-      code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
-      code`  return false;`,
-      code`}`,
-    ]);
-  }
-
-  private stringChecks(rules: StringRules, value: Code): EmittedCheck[] {
-    return [rules.minLength && minLengthConstraint.emit(rules.minLength, value), rules.maxLength && maxLengthConstraint.emit(rules.maxLength, value)].filter(isDefined);
-  }
-
-  private numberChecks(rules: NumberRules, value: Code): EmittedCheck[] {
-    return [rules.minimum && minimumConstraint.emit(rules.minimum, value), rules.maximum && maximumConstraint.emit(rules.maximum, value)].filter(isDefined);
-  }
-
-  private arrayCountChecks(rules: ArrayRules, value: Code): EmittedCheck[] {
-    return [rules.minItems && minItemsConstraint.emit(rules.minItems, value), rules.maxItems && maxItemsConstraint.emit(rules.maxItems, value)].filter(isDefined);
-  }
-
-  private arrayCheck(rules: ArrayRules, value: Code, stem: string): Code {
-    const fail = (check: EmittedCheck): Code => code`if (${this.use(check).fails}) return false;`;
-    const counts = this.arrayCountChecks(rules, value).map(fail);
-    const items = rules.items;
-    if (items === undefined) {
-      this.helpers.add('isJsonValue');
-      return lines([...counts, code`if (!isJsonValue(${value})) return false;`]);
-    }
-    const item = new Code('item');
-    const child = this.childFunctions(items, `${stem}Items`);
-    const itemCheck = child === undefined ? this.checkStatements(items, item, stem) : code`if (!${new Code(child.checkName)}(${item})) return false;`;
-    return lines([
-      ...counts,
-      code`for (let i = 0; i < ${value}.length; i++) {`,
-      code`  const item: unknown = ${value}[i];`,
-      indent(itemCheck),
-      code`}`,
-    ]);
-  }
-
-  private objectCheck(rules: ObjectRules, value: Code, stem: string): Code {
-    const statements: Code[] = [];
-    rules.properties.forEach(({ name, schema }, index) => {
-      const local = new Code(`property${index}`);
-      const child = this.childFunctions(schema, `${stem}${propertyStem(name, index)}`);
-      const check = child === undefined ? this.checkStatements(schema, local, stem) : code`if (!${new Code(child.checkName)}(${local})) return false;`;
-      const read = code`const ${local} = ${value}[${name}];`;
-      if (rules.required.includes(name)) {
-        statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`, read, check);
-      } else {
-        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(lines([read, check])), code`}`]));
-      }
-    });
-    for (const name of rules.required.filter((name) => !rules.properties.some((p) => p.name === name))) {
-      statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`);
-    }
-    statements.push(this.extraKeysLoop(rules, value, rules.additionalProperties === false ? code`return false;` : code`if (!isJsonValue(${value}[key])) return false;`));
-    return lines(statements);
-  }
-
-  /**
-   * Visits every own key not named in `properties`. for…in allocates nothing; the `hasOwn`
-   * test keeps inherited keys out, so only own properties count, as the spec requires.
-   */
-  private extraKeysLoop(rules: ObjectRules, value: Code, onExtra: Code): Code {
-    if (rules.additionalProperties !== false) this.helpers.add('isJsonValue');
-    const known = rules.properties.map((p) => code`    case ${p.name}:`);
-    const skipKnown = known.length === 0 ? [] : [code`  switch (key) {`, ...known, code`      continue;`, code`  }`];
-    return lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, indent(onExtra, 2), code`  }`, code`}`]);
-  }
-
-  // ---- full report: statements that push every issue
-
-  private collectStatements(node: SchemaNode, value: Code, path: Code, stem: string): Code {
-    const report = (keyword: string, check: EmittedCheck, at: Code = path): Code =>
-      code`issues.push(issue(${at}, ${appendPointer(node.schemaPath, keyword)}, ${keyword}, ${check.message}, ${check.params}));`;
-    const reportIf = (keyword: string, check: EmittedCheck): Code => code`if (${this.use(check).fails}) ${report(keyword, check)}`;
-    const enumCheck = node.enum === undefined ? undefined : reportIf('enum', emitEnumCheck(node.enum, value, this.hoist));
-    const typed = (typeCheck: EmittedCheck, body: readonly (Code | undefined)[]): Code => {
-      this.use(typeCheck);
-      const rest = lines([...body, enumCheck]);
-      if (rest.text === '') return code`if (${typeCheck.fails}) ${report('type', typeCheck)}`;
-      return lines([code`if (${typeCheck.fails}) {`, indent(report('type', typeCheck)), code`} else {`, indent(rest), code`}`]);
+  private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: Code, stem: string): Code {
+    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
+    const enumCheck = node.enum === undefined ? [] : failAll([['enum', emitEnumCheck(node.enum, value, this.context)]]);
+    const typed = (body: readonly Code[]): Code => {
+      const typeCheck = this.use(emitTypeCheck(node.kind as Exclude<SchemaNode['kind'], 'any'>, value, this.context.exactNumbers));
+      return pass.typed(typeCheck, node.schemaPath, path, lines([...body, ...enumCheck]));
     };
     switch (node.kind) {
       case 'null':
       case 'boolean':
-        return typed(emitTypeCheck(node.kind, value), []);
+        return typed([]);
       case 'number':
       case 'integer':
-        return typed(emitTypeCheck(node.kind, value), [
-          ...zipChecks(['minimum', 'maximum'], [node.rules.minimum && minimumConstraint.emit(node.rules.minimum, value), node.rules.maximum && maximumConstraint.emit(node.rules.maximum, value)]).map(([k, c]) => reportIf(k, c)),
-        ]);
+        return typed(failAll(this.numberChecks(node.rules, value)));
       case 'string':
-        return typed(emitTypeCheck('string', value), [
-          ...zipChecks(['minLength', 'maxLength'], [node.rules.minLength && minLengthConstraint.emit(node.rules.minLength, value), node.rules.maxLength && maxLengthConstraint.emit(node.rules.maxLength, value)]).map(([k, c]) => reportIf(k, c)),
-        ]);
+        return typed(failAll(this.stringChecks(node.rules, value)));
       case 'array':
-        return typed(emitTypeCheck('array', value), [this.arrayCollect(node.rules, node.schemaPath, value, path, stem, reportIf)]);
+        return typed([this.arrayStatements(pass, node.rules, node.schemaPath, value, path, stem)]);
       case 'object':
-        return typed(emitTypeCheck('object', value), [this.objectCollect(node.rules, node.schemaPath, value, path, stem)]);
+        return typed([this.objectStatements(pass, node.rules, node.schemaPath, value, path, stem)]);
       case 'any':
-        return lines([this.anyCollect(node, value, path, stem, reportIf), enumCheck]);
+        return lines([this.anyStatements(pass, node, value, path, stem), ...enumCheck]);
     }
   }
 
-  private anyCollect(node: Extract<SchemaNode, { kind: 'any' }>, value: Code, path: Code, stem: string, reportIf: (keyword: string, check: EmittedCheck) => Code): Code {
+  /** A schema without `type`: each type's rules apply to values of that type; anything else must be JSON. */
+  private anyStatements(pass: Pass, node: AnyNode, value: Code, path: Code, stem: string): Code {
+    const { string, number, array, object } = node.rules;
+    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
+    const stringChecks = failAll(this.stringChecks(string, value));
+    const numberChecks = failAll(this.numberChecks(number, value));
     this.helpers.add('isJsonValue');
     this.helpers.add('describeType');
-    const notJson = code`issues.push(issue(${path}, ${node.schemaPath}, "type", "must be a JSON value, got " + describeType(${value}), {}));`;
-    const { string, number, array, object } = node.rules;
-    const stringChecks = zipChecks(['minLength', 'maxLength'], [string.minLength && minLengthConstraint.emit(string.minLength, value), string.maxLength && maxLengthConstraint.emit(string.maxLength, value)]);
-    const numberChecks = zipChecks(['minimum', 'maximum'], [number.minimum && minimumConstraint.emit(number.minimum, value), number.maximum && maximumConstraint.emit(number.maximum, value)]);
-    if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) {
-      return code`if (!isJsonValue(${value})) ${notJson}`;
-    }
+    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, node.schemaPath, path)}`;
+    if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) return jsonOnly;
     this.helpers.add('isPlainObject');
-    const jsonOnly = code`if (!isJsonValue(${value})) ${notJson}`;
+    const exact = this.context.exactNumbers;
+    if (exact) this.helpers.add('isNumeric');
+    const isNumber = exact ? code`isNumeric(${value})` : code`typeof ${value} === "number" && Number.isFinite(${value})`;
     return lines([
       code`if (typeof ${value} === "string") {`,
-      indent(lines(stringChecks.map(([k, c]) => reportIf(k, c)))),
-      code`} else if (typeof ${value} === "number") {`,
-      indent(lines([code`if (!Number.isFinite(${value})) ${notJson}`, ...numberChecks.map(([k, c]) => reportIf(k, c))])),
+      indent(lines(stringChecks)),
+      code`} else if (${isNumber}) {`,
+      indent(lines(numberChecks)),
       code`} else if (Array.isArray(${value})) {`,
-      indent(isEmptyArrayRules(array) ? jsonOnly : this.arrayCollect(array, node.schemaPath, value, path, stem, reportIf)),
+      indent(isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, node.schemaPath, value, path, stem)),
       code`} else if (isPlainObject(${value})) {`,
-      indent(isEmptyObjectRules(object) ? jsonOnly : this.objectCollect(object, node.schemaPath, value, path, stem)),
+      indent(isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, node.schemaPath, value, path, stem)),
       code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
-      indent(notJson),
+      indent(pass.notJson(value, node.schemaPath, path)),
       code`}`,
     ]);
   }
 
-  private arrayCollect(rules: ArrayRules, schemaPath: string, value: Code, path: Code, stem: string, reportIf: (keyword: string, check: EmittedCheck) => Code): Code {
-    const counts = zipChecks(['minItems', 'maxItems'], [rules.minItems && minItemsConstraint.emit(rules.minItems, value), rules.maxItems && maxItemsConstraint.emit(rules.maxItems, value)]).map(([k, c]) => reportIf(k, c));
-    const items = rules.items;
-    const itemPath = code`[...${path}, i]`;
+  private stringChecks(rules: StringRules, value: Code): KeywordCheck[] {
+    const checks: KeywordCheck[] = [];
+    if (rules.minLength) checks.push(['minLength', minLengthConstraint.emit(rules.minLength, value, this.context)]);
+    if (rules.maxLength) checks.push(['maxLength', maxLengthConstraint.emit(rules.maxLength, value, this.context)]);
+    return checks;
+  }
+
+  private numberChecks(rules: NumberRules, value: Code): KeywordCheck[] {
+    const checks: KeywordCheck[] = [];
+    if (rules.minimum) checks.push(['minimum', minimumConstraint.emit(rules.minimum, value, this.context)]);
+    if (rules.maximum) checks.push(['maximum', maximumConstraint.emit(rules.maximum, value, this.context)]);
+    return checks;
+  }
+
+  private arrayStatements(pass: Pass, rules: ArrayRules, schemaPath: string, value: Code, path: Code, stem: string): Code {
+    const counts: KeywordCheck[] = [];
+    if (rules.minItems) counts.push(['minItems', minItemsConstraint.emit(rules.minItems, value, this.context)]);
+    if (rules.maxItems) counts.push(['maxItems', maxItemsConstraint.emit(rules.maxItems, value, this.context)]);
     const item = new Code('item');
-    let itemCollect: Code;
-    if (items === undefined) {
+    const itemPath = code`[...${path}, i]`;
+    let itemStatements: Code;
+    if (rules.items === undefined) {
       this.helpers.add('isJsonValue');
       this.helpers.add('describeType');
-      itemCollect = code`if (!isJsonValue(${item})) issues.push(issue(${itemPath}, ${schemaPath}, "type", "must be a JSON value, got " + describeType(${item}), {}));`;
+      itemStatements = code`if (!isJsonValue(${item})) ${pass.notJson(item, schemaPath, itemPath)}`;
     } else {
-      const child = this.childFunctions(items, `${stem}Items`);
-      itemCollect = child === undefined ? this.collectStatements(items, item, itemPath, stem) : code`${new Code(child.collectName)}(${item}, ${itemPath}, issues);`;
+      itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`);
     }
     return lines([
-      ...counts,
-      code`for (let i = 0; i < ${value}.length && issues.length <= maxIssues; i++) {`,
+      ...counts.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path)),
+      code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`,
       code`  const item: unknown = ${value}[i];`,
-      indent(itemCollect),
+      indent(itemStatements),
       code`}`,
     ]);
   }
 
-  private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: Code, stem: string): Code {
+  private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: Code, stem: string): Code {
     const statements: Code[] = [];
-    const missing = (name: string): Code =>
-      code`issues.push(issue(${path}, ${appendPointer(schemaPath, 'required')}, "required", ${requiredMessage(name)}, { missingProperty: ${name} }));`;
     rules.properties.forEach(({ name, schema }, index) => {
       const local = new Code(`property${index}`);
-      const propertyPath = code`[...${path}, ${name}]`;
-      const child = this.childFunctions(schema, `${stem}${propertyStem(name, index)}`);
-      const collect = child === undefined ? this.collectStatements(schema, local, propertyPath, stem) : code`${new Code(child.collectName)}(${local}, ${propertyPath}, issues);`;
-      const present = lines([code`const ${local} = ${value}[${name}];`, collect]);
+      const present = lines([code`const ${local} = ${value}[${name}];`, this.childStatements(pass, schema, local, code`[...${path}, ${name}]`, `${stem}${propertyStem(name, index)}`)]);
       if (rules.required.includes(name)) {
-        statements.push(lines([code`if (!Object.hasOwn(${value}, ${name})) {`, indent(missing(name)), code`} else {`, indent(present), code`}`]));
+        statements.push(lines([code`if (!Object.hasOwn(${value}, ${name})) {`, indent(pass.missing(name, schemaPath, path)), code`} else {`, indent(present), code`}`]));
       } else {
         statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(present), code`}`]));
       }
     });
-    for (const name of rules.required.filter((name) => !rules.properties.some((p) => p.name === name))) {
-      statements.push(code`if (!Object.hasOwn(${value}, ${name})) ${missing(name)}`);
+    for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
+      statements.push(code`if (!Object.hasOwn(${value}, ${name})) ${pass.missing(name, schemaPath, path)}`);
     }
-    const keyPath = code`[...${path}, key]`;
-    const onExtra =
-      rules.additionalProperties === false
-        ? code`issues.push(issue(${keyPath}, ${appendPointer(schemaPath, 'additionalProperties')}, "additionalProperties", ${unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name))}, { additionalProperty: key }));`
-        : code`if (!isJsonValue(${value}[key])) issues.push(issue(${keyPath}, ${appendPointer(schemaPath, 'additionalProperties')}, "type", "must be a JSON value, got " + describeType(${value}[key]), {}));`;
-    if (rules.additionalProperties !== false) this.helpers.add('describeType');
-    statements.push(this.extraKeysLoop(rules, value, onExtra));
+    statements.push(this.extraKeysLoop(pass, rules, schemaPath, value, path));
     return lines(statements);
   }
-}
 
-function isDefined<T>(value: T | undefined): value is T {
-  return value !== undefined;
-}
-
-function zipChecks(keywords: readonly string[], checks: readonly (EmittedCheck | undefined)[]): [string, EmittedCheck][] {
-  return checks.flatMap((check, i) => (check === undefined ? [] : [[keywords[i]!, check] as [string, EmittedCheck]]));
+  /**
+   * Visits every own key not named in `properties`. for…in allocates nothing; the `hasOwn` test
+   * keeps inherited keys out, so only own properties count, as the spec requires.
+   */
+  private extraKeysLoop(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: Code): Code {
+    let onExtra: Code;
+    if (rules.additionalProperties === false) {
+      onExtra = pass.unexpected(value, rules, schemaPath, path);
+    } else {
+      this.helpers.add('isJsonValue');
+      this.helpers.add('describeType');
+      const extra = code`${value}[key]`;
+      onExtra = code`if (!isJsonValue(${extra})) ${pass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), code`[...${path}, key]`)}`;
+    }
+    const known = rules.properties.map((p) => code`    case ${p.name}:`);
+    const skipKnown = known.length === 0 ? [] : [code`  switch (key) {`, ...known, code`      continue;`, code`  }`];
+    return lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, indent(onExtra, 2), code`  }`, code`}`]);
+  }
 }
 
 function isEmptyArrayRules(rules: ArrayRules): boolean {
@@ -337,14 +282,16 @@ function isEmptyObjectRules(rules: ObjectRules): boolean {
   return rules.properties.length === 0 && rules.required.length === 0 && rules.additionalProperties !== false;
 }
 
-function hasStructuredRules(node: Extract<SchemaNode, { kind: 'any' }>): boolean {
+function hasStructuredRules(node: AnyNode): boolean {
   return !isEmptyArrayRules(node.rules.array) || !isEmptyObjectRules(node.rules.object);
 }
 
 /** A readable, identifier-safe part of a function name for a property: its name, or its index. */
 function propertyStem(name: string, index: number): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
-  const stem = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const stem = name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
   return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(stem) ? stem : `Property${index}`;
 }
-

@@ -1,6 +1,7 @@
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
 import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 
 export interface ToolRequest<I> {
@@ -156,15 +157,16 @@ export class CapabilityRuntime {
 
   /** A call with JSON text in and JSON text out. Malformed JSON is denied as `invalid_json`. */
   callJson(name: string, inputJson: string): CallResult<string> {
+    const exactNumbers = this.tools.get(name)?.contract.exactNumbers ?? false;
     let input: unknown;
     try {
-      input = JSON.parse(inputJson);
+      input = parseJson(inputJson, { exactNumbers, maxDepth: this.limits.maxDepth });
     } catch (error) {
       const callId = this.newCallId();
       return this.deny(this.openRecord(name, callId), callId, new ToolError('invalid_json', `input for "${name}" is not valid JSON: ${(error as Error).message}`));
     }
     const result = this.call(name, input);
-    return result.ok ? { ...result, output: JSON.stringify(result.output) } : result;
+    return result.ok ? { ...result, output: exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output) } : result;
   }
 
   /**
@@ -281,7 +283,7 @@ export class CapabilityRuntime {
     const entry = this.tools.get(name);
     if (entry === undefined) return this.deny(record, callId, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
     if (handle === undefined && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
-    const problem = envelopeProblem(input, this.limits);
+    const problem = envelopeProblem(input, this.limits, entry.contract.exactNumbers);
     if (problem !== undefined) return this.deny(record, callId, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(input)) {
       const issues = issuesOf(entry.contract.input.validate(input));
@@ -301,7 +303,7 @@ export class CapabilityRuntime {
       error = settlement.error;
     } else {
       const output = settlement.output;
-      const problem = envelopeProblem(output, this.limits);
+      const problem = envelopeProblem(output, this.limits, entry.contract.exactNumbers);
       if (problem !== undefined) {
         error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${problem}`);
       } else if (!entry.contract.output.is(output)) {
@@ -385,5 +387,5 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 function copyJson(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  return copyJsonValue(value) as Record<string, unknown>;
 }

@@ -1,3 +1,5 @@
+import { jsonNumberBrand } from './json.js';
+
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
 export interface EnvelopeLimits {
   /** Nesting depth; the root object or array is depth 1. */
@@ -16,11 +18,11 @@ type Frame = { readonly enter: true; readonly value: unknown; readonly path: str
  * (which are never invoked). Iterative, so no nesting can overflow the stack. Returns what is
  * wrong, or undefined.
  */
-export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits): string | undefined {
+export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits, exactNumbers = false): string | undefined {
   try {
     if (!isPlainObject(root) && !isPlainArray(root)) return `must be a JSON object or array, got ${describe(root)}`;
-    if (isEnvelope(root, limits)) return undefined;
-    return walk(root, limits) ?? 'is not a plain JSON value';
+    if (isEnvelope(root, limits, exactNumbers)) return undefined;
+    return walk(root, limits, exactNumbers) ?? 'is not a plain JSON value';
   } catch (error) {
     return `could not be inspected: ${String(error)}`;
   }
@@ -30,7 +32,7 @@ export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultE
  * The common case, answered without building paths or tracking open containers: a cycle cannot
  * hide from it, since it runs past maxDepth. Only when this says no does `walk` find out why.
  */
-function isEnvelope(root: object, limits: EnvelopeLimits): boolean {
+function isEnvelope(root: object, limits: EnvelopeLimits, exactNumbers: boolean): boolean {
   const values: unknown[] = [root];
   const depths: number[] = [1];
   let nodes = 0;
@@ -43,6 +45,7 @@ function isEnvelope(root: object, limits: EnvelopeLimits): boolean {
       if (!Number.isFinite(value)) return false;
       continue;
     }
+    if (exactNumbers && isExactNumber(value)) continue;
     if (typeof value !== 'object' || depth > limits.maxDepth) return false;
     const array = isPlainArray(value);
     if (!array && !isPlainObject(value)) return false;
@@ -61,7 +64,7 @@ function isEnvelope(root: object, limits: EnvelopeLimits): boolean {
   return true;
 }
 
-function walk(root: object, limits: EnvelopeLimits): string | undefined {
+function walk(root: object, limits: EnvelopeLimits, exactNumbers: boolean): string | undefined {
   const stack: Frame[] = [{ enter: true, value: root, path: '', depth: 1 }];
   const open = new Set<object>();
   let nodes = 0;
@@ -78,6 +81,7 @@ function walk(root: object, limits: EnvelopeLimits): string | undefined {
       if (!Number.isFinite(value)) return `${at(path)}${value} is not a JSON number`;
       continue;
     }
+    if (exactNumbers && isExactNumber(value)) continue;
     if (typeof value !== 'object') return `${at(path)}${describe(value)} is not a JSON value`;
     if (depth > limits.maxDepth) return `${at(path)}nesting deeper than ${limits.maxDepth} levels`;
     if (open.has(value)) return `${at(path)}cycle: the value contains itself`;
@@ -110,6 +114,11 @@ function pushObject(object: object, path: string, depth: number, stack: Frame[])
     stack.push({ enter: true, value: descriptor.value, path: childPath, depth: depth + 1 });
   }
   return undefined;
+}
+
+/** Exact mode's other numbers: a bigint, or a JsonNumber (recognised by its brand, as generated code does). */
+function isExactNumber(value: unknown): boolean {
+  return typeof value === 'bigint' || (typeof value === 'object' && value !== null && (value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] === true);
 }
 
 function isPlainObject(value: unknown): value is object {

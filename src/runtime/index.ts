@@ -7,3 +7,4 @@ export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, V
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
 export { RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 export { ToolMetadata, ToolPolicy } from './policy.js';
+export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './json.js';

@@ -29,7 +29,14 @@ export interface KeywordDefinition<T = unknown> {
 export interface ValueConstraint<Rule, Value> {
   readonly keyword: string;
   holds(rule: Rule, value: Value): boolean;
-  emit(rule: Rule, value: Code): EmittedCheck;
+  emit(rule: Rule, value: Code, context: EmitContext): EmittedCheck;
+}
+
+/** What an emitter needs besides the rule: the number mode, and module-level constants. */
+export interface EmitContext {
+  readonly exactNumbers: boolean;
+  /** Declares a module-level constant (built once, at load) and returns its name. */
+  hoist(prefix: string, init: Code): Code;
 }
 
 export interface EmittedCheck {

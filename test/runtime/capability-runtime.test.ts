@@ -154,7 +154,8 @@ describe('callJson', () => {
   it('denies hostile nesting without overflowing the stack', () => {
     const { runtime } = mathRuntime();
     const result = runtime.callJson('math.add', '['.repeat(100_000) + ']'.repeat(100_000));
-    expect(!result.ok && result.error.code).toBe('invalid_envelope');
+    expect(!result.ok && result.error.code).toBe('invalid_json');
+    expect(!result.ok && result.error.message).toContain('nesting deeper than 256 levels');
   });
 });
 

@@ -1,11 +1,14 @@
 import type { Decimal } from 'decimal.js';
 import { code, join, type Code } from '../../emit/code.js';
+import type { HelperName } from '../../emit/helpers.js';
+import { parseDecimal } from '../../runtime/json.js';
 import { jsonLiteral } from '../../emit/json-literal.js';
 import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, located, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, located, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { roundTripsThroughF64 } from './number-bounds.js';
 import { limits } from '../limits.js';
 
 export const enumKeyword: KeywordDefinition<EnumRule> = {
@@ -53,24 +56,50 @@ export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: str
 const setThreshold = 6;
 const listedInMessage = 10;
 
-/** `hoist` declares a module-level constant (built once, at load) and returns its name. */
-export function emitEnumCheck(rule: EnumRule, value: Code, hoist: (prefix: string, init: Code) => Code): EmittedCheck {
-  const scalars = rule.values.filter((v) => v.kind !== 'object' && v.kind !== 'array');
+/** The key exact-mode code computes for a number (`decimalKey`): equal values, equal keys. */
+function decimalKey(lexeme: string): string {
+  const { negative, digits, exponent } = parseDecimal(lexeme)!;
+  return `${negative ? '-' : ''}${digits}e${exponent}`;
+}
+
+export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
+  const exact = context.exactNumbers;
+  const isScalar = (v: JsonNode): boolean => v.kind !== 'object' && v.kind !== 'array' && !(exact && v.kind === 'number');
+  const scalars = rule.values.filter(isScalar);
+  const numbers = exact ? rule.values.filter((v): v is Extract<JsonNode, { kind: 'number' }> => v.kind === 'number') : [];
   const structured = rule.values.filter((v) => v.kind === 'object' || v.kind === 'array');
+  const literalOf = (v: JsonNode): Code => jsonLiteral(v, exact);
   const matches: Code[] = [];
+  const helpers: HelperName[] = [];
   if (scalars.length > setThreshold) {
-    const set = hoist('allowed', code`new Set<unknown>([${join(scalars.map(jsonLiteral), ', ')}])`);
+    const set = context.hoist('allowed', code`new Set<unknown>([${join(scalars.map(literalOf), ', ')}])`);
     matches.push(code`${set}.has(${value})`);
   } else {
-    matches.push(...scalars.map((v) => code`${value} === ${jsonLiteral(v)}`));
+    matches.push(...scalars.map((v) => code`${value} === ${literalOf(v)}`));
   }
-  for (const v of structured) matches.push(code`jsonEqual(${value}, ${hoist('allowed', jsonLiteral(v))})`);
+  if (numbers.length > 0) {
+    // Exact mode: 1, 1.0, 1n and JsonNumber("1.00") are one value.
+    const keys = context.hoist('allowedNumbers', code`new Set<string>([${join([...new Set(numbers.map((n) => decimalKey(n.lexeme)))].map((k) => code`${k}`), ', ')}])`);
+    matches.push(code`(isNumeric(${value}) && ${keys}.has(decimalKey(${value})))`);
+    helpers.push('isNumeric', 'decimalKey');
+  }
+  for (const v of structured) matches.push(code`jsonEqual(${value}, ${context.hoist('allowed', literalOf(v))})`);
+  if (structured.length > 0) helpers.push('jsonEqual');
+  if (rule.values.some((v) => usesJsonNumber(v, exact))) helpers.push('jsonNumber');
   const listed = rule.values.slice(0, listedInMessage).map(canonicalJson).join(', ');
   const more = rule.values.length > listedInMessage ? `, … (${rule.values.length} values)` : '';
   return {
     fails: matches.length === 0 ? code`true` : code`!(${join(matches, ' || ')})`,
     message: code`${rule.values.length === 0 ? 'must not be present: "enum" allows no value' : `must be one of ${listed}${more}`}`,
-    params: code`{ allowedValues: ${hoist('allowedValues', code`Object.freeze([${join(rule.values.map(jsonLiteral), ', ')}])`)} }`,
-    helpers: structured.length > 0 ? ['jsonEqual'] : [],
+    params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(rule.values.map(literalOf), ', ')}])`)} }`,
+    helpers,
   };
+}
+
+/** Whether the literal of this value needs the module's `jsonNumber` helper (exact numbers past f64). */
+function usesJsonNumber(node: JsonNode, exact: boolean): boolean {
+  if (node.kind === 'number') return exact && !roundTripsThroughF64(node.lexeme);
+  if (node.kind === 'array') return node.items.some((item) => usesJsonNumber(item, exact));
+  if (node.kind === 'object') return node.members.some((m) => usesJsonNumber(m.value, exact));
+  return false;
 }

@@ -1,37 +1,53 @@
 import type { Decimal } from 'decimal.js';
-import { code } from '../../emit/code.js';
+import { Code, code } from '../../emit/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
-import { readDecimal, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
+import { parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
+import { readDecimal, type EmitContext, type EmittedCheck, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 
 export const minimum: KeywordDefinition<DecimalBound> = { keyword: 'minimum', group: 'number', read: readDecimal('minimum') };
 export const maximum: KeywordDefinition<DecimalBound> = { keyword: 'maximum', group: 'number', read: readDecimal('maximum') };
 
+const sameDecimal = (a: ParsedDecimal, b: ParsedDecimal): boolean => a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+
+/** True when the nearest f64 of the literal, written as JSON.stringify writes it, is the literal's own value. */
+export function roundTripsThroughF64(lexeme: string): boolean {
+  const f64 = Number(lexeme);
+  return Number.isFinite(f64) && sameDecimal(parseDecimal(String(f64))!, parseDecimal(lexeme)!);
+}
+
 /**
+ * The comparison `value <op> bound` is false when the value breaks the bound.
+ *
  * Default mode: the bound is the nearest f64 of its literal, exactly as JSON.parse rounds the
  * value, so the native comparison is the specified one.
+ *
+ * Exact mode: a JS number counts as the decimal JSON.stringify writes for it (its shortest
+ * round-trip digits), a bigint or JsonNumber as its exact value. When the bound's literal round-trips
+ * through f64 and the value is a JS number, the native comparison gives the same answer: shortest
+ * round-trip digits are ordered exactly as the doubles they denote, and the bound's digits are
+ * those of its own double. Otherwise the digits are compared (`compareDecimal`).
  */
-export function defaultModeBound(bound: DecimalBound): number {
-  return Number(bound.lexeme);
+function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativeFails: (f64: Code) => Code, failsWhen: '< 0' | '> 0', relation: string): EmittedCheck {
+  const message = code`${`must be ${relation} ${bound.lexeme}, is `} + String(${value})`;
+  if (!context.exactNumbers) {
+    const f64 = code`${Number(bound.lexeme)}`;
+    return { fails: nativeFails(f64), message, params: code`{ limit: ${f64} }`, helpers: [] };
+  }
+  const { negative, digits, exponent } = parseDecimal(bound.lexeme)!;
+  const exact = context.hoist('bound', code`[${negative}, ${digits}, ${exponent}] as const`);
+  const digitComparison = code`compareDecimal(decimalOf(${value} as NumericValue), ${exact}) ${new Code(failsWhen)}`;
+  const fails = roundTripsThroughF64(bound.lexeme) ? code`(typeof ${value} === "number" ? ${nativeFails(code`${Number(bound.lexeme)}`)} : ${digitComparison})` : digitComparison;
+  return { fails, message, params: code`{ limit: ${bound.lexeme} }`, helpers: ['compareDecimal', 'decimalOf'] };
 }
 
 export const minimumConstraint: ValueConstraint<DecimalBound, Decimal> = {
   keyword: 'minimum',
   holds: (bound, value) => value.greaterThanOrEqualTo(bound.value),
-  emit: (bound, value) => ({
-    fails: code`${value} < ${defaultModeBound(bound)}`,
-    message: code`${`must be >= ${bound.lexeme}, is `} + ${value}`,
-    params: code`{ limit: ${defaultModeBound(bound)} }`,
-    helpers: [],
-  }),
+  emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} < ${f64}`, '< 0', '>='),
 };
 
 export const maximumConstraint: ValueConstraint<DecimalBound, Decimal> = {
   keyword: 'maximum',
   holds: (bound, value) => value.lessThanOrEqualTo(bound.value),
-  emit: (bound, value) => ({
-    fails: code`${value} > ${defaultModeBound(bound)}`,
-    message: code`${`must be <= ${bound.lexeme}, is `} + ${value}`,
-    params: code`{ limit: ${defaultModeBound(bound)} }`,
-    helpers: [],
-  }),
+  emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} > ${f64}`, '> 0', '<='),
 };

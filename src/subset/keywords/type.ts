@@ -37,13 +37,18 @@ export function sourceTypeMatches(typeName: TypeName, node: JsonNode, isInteger:
   }
 }
 
-/** The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances fail. */
-export function emitTypeCheck(typeName: TypeName, value: Code): EmittedCheck {
+/**
+ * The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances
+ * fail. In exact mode a number may also be a bigint or a JsonNumber.
+ */
+export function emitTypeCheck(typeName: TypeName, value: Code, exact: boolean): EmittedCheck {
   const fails = {
     null: code`${value} !== null`,
     boolean: code`typeof ${value} !== "boolean"`,
-    number: code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
-    integer: code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
+    number: exact ? code`!isNumeric(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
+    integer: exact
+      ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (isJsonNumber(${value}) && decimalOf(${value})[2] >= 0))`
+      : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
     string: code`typeof ${value} !== "string"`,
     array: code`!Array.isArray(${value})`,
     object: code`!isPlainObject(${value})`,
@@ -52,6 +57,11 @@ export function emitTypeCheck(typeName: TypeName, value: Code): EmittedCheck {
     fails,
     message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + describeType(${value})`,
     params: code`{ type: ${typeName} }`,
-    helpers: typeName === 'object' ? ['isPlainObject', 'describeType'] : ['describeType'],
+    helpers: [
+      'describeType',
+      ...(typeName === 'object' ? (['isPlainObject'] as const) : []),
+      ...(exact && typeName === 'number' ? (['isNumeric'] as const) : []),
+      ...(exact && typeName === 'integer' ? (['isJsonNumber', 'decimalOf'] as const) : []),
+    ],
   };
 }
