@@ -38,3 +38,11 @@ export function jsonLiteralBlock(node: JsonNode, exact: boolean, depth = 0): Cod
   }
   return jsonLiteral(node, exact);
 }
+
+/** Whether the literal of this value calls the module's `jsonNumber` helper (exact numbers past f64). */
+export function usesJsonNumber(node: JsonNode, exact: boolean): boolean {
+  if (node.kind === 'number') return exact && !roundTripsThroughF64(node.lexeme);
+  if (node.kind === 'array') return node.items.some((item) => usesJsonNumber(item, exact));
+  if (node.kind === 'object') return node.members.some((m) => usesJsonNumber(m.value, exact));
+  return false;
+}

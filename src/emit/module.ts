@@ -5,7 +5,7 @@ import { version } from '../version.js';
 import { join, literal } from './code.js';
 import { helperCode } from './helpers.js';
 import { schemaToJson } from '../ir/to-json.js';
-import { jsonLiteralBlock } from './json-literal.js';
+import { jsonLiteralBlock, usesJsonNumber } from './json-literal.js';
 import { generatedMarker } from './marker.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';
@@ -35,6 +35,9 @@ export function emitModule(contract: ContractIR): string {
   const input = validators.emitRoot(contract.input, 'Input');
   const output = validators.emitRoot(contract.output, 'Output');
   const types = emitTypes(contract, stem, exact);
+  const inputSchema = schemaToJson(contract.input);
+  const outputSchema = schemaToJson(contract.output);
+  if (usesJsonNumber(inputSchema, exact) || usesJsonNumber(outputSchema, exact)) validators.helpers.add('jsonNumber');
   const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
   const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
   const values: Record<string, string> = {
@@ -44,8 +47,8 @@ export function emitModule(contract: ContractIR): string {
     helpers: helperCode(validators.helpers, exact).join('\n\n'),
     hoisted: join(validators.hoisted, '\n').text,
     validators: validators.functions.map((fn) => fn.text).join('\n\n'),
-    inputSchema: jsonLiteralBlock(schemaToJson(contract.input), exact).text,
-    outputSchema: jsonLiteralBlock(schemaToJson(contract.output), exact).text,
+    inputSchema: jsonLiteralBlock(inputSchema, exact).text,
+    outputSchema: jsonLiteralBlock(outputSchema, exact).text,
     name: literal(contract.name),
     description: literal(contract.description),
     exactNumbers: String(contract.exactNumbers),

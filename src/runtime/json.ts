@@ -125,7 +125,10 @@ export function decimalText({ negative, digits, exponent }: ParsedDecimal): stri
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** The representation of a number lexeme in exact mode: whichever of number, bigint, JsonNumber loses nothing. */
+/**
+ * The representation of a number lexeme in exact mode: a number when that loses nothing, a bigint
+ * for digits-only integer literals beyond 2^53, a JsonNumber otherwise.
+ */
 export function exactNumber(lexeme: string): number | bigint | JsonNumber {
   const parsed = parseDecimal(lexeme)!;
   const asNumber = Number(lexeme);
@@ -133,8 +136,9 @@ export function exactNumber(lexeme: string): number | bigint | JsonNumber {
     const roundTrip = parseDecimal(String(asNumber))!;
     if (roundTrip.digits === parsed.digits && roundTrip.exponent === parsed.exponent) return Object.is(asNumber, -0) ? 0 : asNumber;
   }
-  if (parsed.exponent >= 0) {
-    const integer = BigInt(parsed.digits + '0'.repeat(parsed.exponent)) * (parsed.negative ? -1n : 1n);
+  // Only a literal written as plain digits becomes a bigint: `1e1000000000` must not allocate a billion digits.
+  if (/^-?[0-9]+$/.test(lexeme)) {
+    const integer = BigInt(lexeme);
     if (integer > maxSafe || integer < -maxSafe) return integer;
   }
   return new JsonNumber(lexeme);
@@ -234,10 +238,11 @@ class JsonReader {
     const match = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(this.text.slice(this.index, this.index + 4096));
     if (match === null) return this.fail('expected a JSON value');
     const lexeme = match[0];
+    const start = this.index;
     this.index += lexeme.length;
     if (this.exact) return exactNumber(lexeme);
     const value = Number(lexeme);
-    if (!Number.isFinite(value)) this.fail(`the number ${lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`);
+    if (!Number.isFinite(value)) this.fail(`the number ${lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`, start);
     return value;
   }
 
@@ -249,7 +254,7 @@ class JsonReader {
     }
   }
 
-  private fail(message: string): never {
-    throw new SyntaxError(`${message} at offset ${this.index}`);
+  private fail(message: string, offset = this.index): never {
+    throw new SyntaxError(`${message} at offset ${offset}`);
   }
 }

@@ -97,6 +97,15 @@ describe('jtc build and jtc check -o', () => {
     expect(snapshot(join(dir, 'generated'))).toEqual(before);
   });
 
+  it('builds exact-mode modules with --exact-numbers, and accepts bounds beyond f64 only then', () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'contracts/big.contract.json'), '{"name": "big.bound", "description": "Huge bound.", "input": {"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}, "output": {}}');
+    expect(jtc(['build', 'contracts', '-o', 'generated'], dir).code).toBe(1);
+    expect(jtc(['build', 'contracts', '-o', 'generated', '--exact-numbers'], dir).code).toBe(0);
+    expect(readFileSync(join(dir, 'generated/big.bound.ts'), 'utf8')).toContain('exactNumbers: true,');
+    expect(jtc(['check', 'contracts', '-o', 'generated', '--exact-numbers'], dir).code).toBe(0);
+  });
+
   it('emits ESM JavaScript with declarations', () => {
     const dir = scratch();
     expect(jtc(['build', 'contracts', '-o', 'js', '--emit', 'js'], dir).code).toBe(0);

@@ -46,6 +46,15 @@ describe('generated output', () => {
     }
   });
 
+  it('in exact mode type-checks too, with numbers typed as what can arrive', () => {
+    const files = [...compileContracts(sourcesOf('fixtures/corpus'), { exactNumbers: true }).files, ...compileContracts(sourcesOf('fixtures/valid'), { exactNumbers: true }).files.filter((f) => f.path !== 'index.ts').map((f) => ({ ...f, path: `valid-${f.path}` }))];
+    const dir = writeAll(files);
+    expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
+    const math = files.find((f) => f.path === 'valid-math.add.ts')!.text;
+    expect(math).toContain('left: number | bigint;');
+    expect(math).toContain('// Numbers: exact');
+  });
+
   it('with --emit js gives ESM JavaScript and declarations that type-check against each other', () => {
     const { files } = compileContracts(sourcesOf('fixtures/valid'), { emit: 'js' });
     expect(files.map((f) => f.path)).toEqual(['adversarial.names.d.ts', 'adversarial.names.js', 'index.d.ts', 'index.js', 'limits.at_limit.d.ts', 'limits.at_limit.js', 'math.add.d.ts', 'math.add.js', 'notes.search.d.ts', 'notes.search.js']);

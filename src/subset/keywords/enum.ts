@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { code, join, type Code } from '../../emit/code.js';
 import type { HelperName } from '../../emit/helpers.js';
 import { parseDecimal } from '../../runtime/json.js';
-import { jsonLiteral } from '../../emit/json-literal.js';
+import { jsonLiteral, usesJsonNumber } from '../../emit/json-literal.js';
 import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
@@ -94,12 +94,4 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
     params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(rule.values.map(literalOf), ', ')}])`)} }`,
     helpers,
   };
-}
-
-/** Whether the literal of this value needs the module's `jsonNumber` helper (exact numbers past f64). */
-function usesJsonNumber(node: JsonNode, exact: boolean): boolean {
-  if (node.kind === 'number') return exact && !roundTripsThroughF64(node.lexeme);
-  if (node.kind === 'array') return node.items.some((item) => usesJsonNumber(item, exact));
-  if (node.kind === 'object') return node.members.some((m) => usesJsonNumber(m.value, exact));
-  return false;
 }

@@ -1,0 +1,163 @@
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileContracts } from '../../src/compiler.js';
+import { CapabilityRuntime, JsonNumber, parseJson, stringifyJson, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { exactNumber } from '../../src/runtime/json.js';
+import { loadModule, type LoadedContract } from '../support/load-module.js';
+
+type Mode = 'default' | 'exact';
+
+function contractFor(keyword: 'minimum' | 'maximum', literal: string, mode: Mode): LoadedContract | string {
+  const schema = `{"type": "object", "properties": {"x": {"type": "number", "${keyword}": ${literal}}}, "required": ["x"], "additionalProperties": false}`;
+  const text = `{"name": "precision.check", "description": "Bound ${literal}.", "input": ${schema}, "output": ${schema}}`;
+  const result = compileContracts([{ file: 'p.contract.json', text }], { exactNumbers: mode === 'exact' });
+  const module = result.files.find((f) => f.path === 'precision.check.ts');
+  return module === undefined ? result.diagnostics.map((d) => d.code).join() : loadModule<{ contract: LoadedContract }>(module.text).contract;
+}
+
+function runtimeFor(contract: LoadedContract): CapabilityRuntime {
+  const runtime = new CapabilityRuntime();
+  runtime.registerValidatedJsonTool(ToolPolicy.json('precision.check'), ToolMetadata.of('Echo.'), contract as never, (request) => request.input);
+  return runtime;
+}
+
+/**
+ * The spec's precision table. For each bound: values just below, at and just above it, as JSON
+ * text; the verdicts say which are accepted. Default mode rounds bound and value alike to the
+ * nearest f64 (so literals that differ only past f64 precision compare equal); exact mode keeps
+ * every digit. A bound outside the f64 range does not build in the default mode.
+ */
+const table: readonly { row: string; keyword: 'minimum' | 'maximum'; bound: string; values: readonly [string, string, string]; default: readonly boolean[] | 'JTC117'; exact: readonly boolean[] }[] = [
+  { row: 'integer within ±2^53', keyword: 'maximum', bound: '9007199254740991', values: ['9007199254740990', '9007199254740991', '9007199254740992'], default: [true, true, false], exact: [true, true, false] },
+  { row: 'negative integer within ±2^53', keyword: 'minimum', bound: '-9007199254740991', values: ['-9007199254740992', '-9007199254740991', '-9007199254740990'], default: [false, true, true], exact: [false, true, true] },
+  { row: 'u64 beyond 2^53', keyword: 'maximum', bound: '18446744073709551615', values: ['18446744073709551614', '18446744073709551615', '18446744073709551616'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'i64 beyond -2^53', keyword: 'minimum', bound: '-9223372036854775808', values: ['-9223372036854775809', '-9223372036854775808', '-9223372036854775807'], default: [true, true, true], exact: [false, true, true] },
+  { row: 'decimal that round-trips: 0.1', keyword: 'maximum', bound: '0.1', values: ['0.0999999999999999999999', '0.1', '0.1000000000000000000001'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'decimal that round-trips: 2.5e-3', keyword: 'minimum', bound: '2.5e-3', values: ['0.0024999999999999999999', '0.0025', '0.0025000000000000000001'], default: [true, true, true], exact: [false, true, true] },
+  { row: 'decimal that round-trips: 1e21', keyword: 'maximum', bound: '1e21', values: ['999999999999999999999', '1e21', '1000000000000000000001'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'integer beyond u64 (30 digits)', keyword: 'maximum', bound: '123456789012345678901234567890', values: ['123456789012345678901234567889', '123456789012345678901234567890', '123456789012345678901234567891'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'decimal past f64 precision', keyword: 'maximum', bound: '0.30000000000000000001', values: ['0.3', '0.30000000000000000001', '0.30000000000000000002'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'above the f64 range: 1e400', keyword: 'maximum', bound: '1e400', values: ['9.99e399', '1e400', '1.0000000000000000001e400'], default: 'JTC117', exact: [true, true, false] },
+  { row: 'below the f64 range: -1e400', keyword: 'minimum', bound: '-1e400', values: ['-1.0000000000000000001e400', '-1e400', '-9.99e399'], default: 'JTC117', exact: [false, true, true] },
+  { row: 'below the smallest double: 1e-400', keyword: 'minimum', bound: '1e-400', values: ['9e-401', '1e-400', '1.1e-400'], default: [true, true, true], exact: [false, true, true] },
+];
+
+describe.each(['default', 'exact'] as const)('the precision table, %s mode', (mode) => {
+  it.each(table.map((r) => [r.row, r] as const))('%s', (_, row) => {
+    const contract = contractFor(row.keyword, row.bound, mode);
+    const expected = row[mode];
+    if (expected === 'JTC117') {
+      expect(contract).toMatch(/^JTC117(,JTC117)*$/);
+      return;
+    }
+    if (typeof contract === 'string') throw new Error(contract);
+    const runtime = runtimeFor(contract);
+    row.values.forEach((text, i) => {
+      const json = runtime.callJson('precision.check', `{"x": ${text}}`);
+      expect({ text, accepted: json.ok }).toEqual({ text, accepted: expected[i] });
+      // The same value as a JS value: what JSON.parse gives, or what the lossless parser gives.
+      const value = mode === 'exact' ? exactNumber(text) : Number(text);
+      expect({ text, accepted: contract.input.is({ x: value }) }).toEqual({ text, accepted: expected[i] });
+      expect(runtime.call('precision.check', { x: value }).ok).toBe(expected[i]);
+      if (json.ok && mode === 'exact') expect(json.output).toBe(`{"x":${stringifyJson(exactNumber(text))}}`);
+    });
+  });
+});
+
+describe('exact mode end to end', () => {
+  const contract = contractFor('maximum', '18446744073709551615', 'exact') as LoadedContract;
+
+  it('records the mode on the contract and in the header', () => {
+    expect(contract.exactNumbers).toBe(true);
+    const text = compileContracts([{ file: 'a.contract.json', text: '{"name":"a.b","description":"D.","input":{},"output":{}}' }], { exactNumbers: true }).files[0]!.text;
+    expect(text).toMatch(/^\/\/ Numbers: exact/m);
+  });
+
+  it('hands the handler bigints and JsonNumbers, never rounded values, and writes them back unchanged', () => {
+    const seen: unknown[] = [];
+    const runtime = new CapabilityRuntime();
+    runtime.registerValidatedJsonTool(ToolPolicy.json('precision.check'), ToolMetadata.of('Echo.'), contract as never, (request) => {
+      seen.push((request.input as { x: unknown }).x);
+      return request.input;
+    });
+    expect(runtime.callJson('precision.check', '{"x": 18446744073709551615}')).toMatchObject({ ok: true, output: '{"x":18446744073709551615}' });
+    expect(runtime.callJson('precision.check', '{"x": 0.30000000000000000001}')).toMatchObject({ ok: true, output: '{"x":0.30000000000000000001}' });
+    expect(seen[0]).toBe(18446744073709551615n);
+    expect(seen[1]).toBeInstanceOf(JsonNumber);
+    expect(String(seen[1])).toBe('0.30000000000000000001');
+  });
+
+  it('treats 1, 1.0, 1n and JsonNumber("1.00") as one value for integer and enum', () => {
+    const schema = '{"type": "integer", "enum": [1, 18446744073709551616]}';
+    const text = `{"name":"e.e","description":"D.","input":{"type":"array","items":${schema}},"output":{}}`;
+    const module = compileContracts([{ file: 'e.contract.json', text }], { exactNumbers: true }).files.find((f) => f.path === 'e.e.ts')!;
+    const { contract: enumContract } = loadModule<{ contract: LoadedContract }>(module.text);
+    expect(enumContract.input.is([1, 1n, new JsonNumber('1.00'), new JsonNumber('1e0'), 18446744073709551616n, new JsonNumber('1.8446744073709551616e19')])).toBe(true);
+    expect(enumContract.input.is([2])).toBe(false);
+    expect(enumContract.input.is([new JsonNumber('1.5')])).toBe(false);
+    expect(enumContract.input.is([18446744073709551615n])).toBe(false);
+  });
+
+  it('rejects bigints in the default mode, and numbers that overflow f64 in callJson text', () => {
+    const plain = contractFor('maximum', '10', 'default') as LoadedContract;
+    expect(plain.input.is({ x: 1n })).toBe(false);
+    const result = runtimeFor(plain).callJson('precision.check', '{"x": 1e400}');
+    expect(!result.ok && [result.error.code, result.error.message]).toEqual(['invalid_json', 'input for "precision.check" is not valid JSON: the number 1e400 is outside the range of a 64-bit float (contracts built with --exact-numbers keep it) at offset 6']);
+  });
+});
+
+describe('parseJson and stringifyJson', () => {
+  it('keeps a number as a number when that loses nothing, else as a bigint (digits only) or a JsonNumber', () => {
+    expect(parseJson('[1, 1.0, 0.1, 1e21, -0, 9007199254740993, 9007199254740993.0, 1e400, 0.30000000000000000001, 1e-400]', { exactNumbers: true })).toEqual([
+      1, 1, 0.1, 1e21, 0, 9007199254740993n, new JsonNumber('9007199254740993'), new JsonNumber('1e400'), new JsonNumber('0.30000000000000000001'), new JsonNumber('1e-400'),
+    ]);
+  });
+
+  it('parses like JSON.parse in the default mode, own __proto__ keys included', () => {
+    const text = '{"a": [1, "x\\u00e9", null, true], "__proto__": {"b": 2}}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+    expect(Object.hasOwn(parseJson(text) as object, '__proto__')).toBe(true);
+    expect(() => parseJson('{"a": 1,}')).toThrow(SyntaxError);
+  });
+
+  it('round-trips random exact numbers without loss', () => {
+    fc.assert(
+      fc.property(decimalLiteral, (literal) => {
+        const parsed = parseJson(`[${literal}]`, { exactNumbers: true }) as unknown[];
+        expect(new Decimal(stringifyJson(parsed[0])).equals(new Decimal(literal))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+/** JSON number literals of every size: up to 30 digits, exponents far beyond the f64 range. */
+const decimalLiteral = fc
+  .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 29)).map(([a, b]) => a + b)), fc.option(digits(1, 25), { nil: undefined }), fc.option(fc.integer({ min: -450, max: 450 }), { nil: undefined }))
+  .map(([negative, integer, fraction, exponent]) => `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+
+describe('exact comparisons (property)', () => {
+  it('agree with decimal.js for random bound and value literals', () => {
+    fc.assert(
+      fc.property(decimalLiteral, decimalLiteral, fc.constantFrom('minimum' as const, 'maximum' as const), (bound, value, keyword) => {
+        const contract = contractFor(keyword, bound, 'exact') as LoadedContract;
+        const holds = keyword === 'minimum' ? new Decimal(value).greaterThanOrEqualTo(bound) : new Decimal(value).lessThanOrEqualTo(bound);
+        expect(contract.input.is({ x: exactNumber(value) })).toBe(holds);
+        expect(contract.input.is(parseJson(`{"x": ${value}}`, { exactNumbers: true }))).toBe(holds);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('in the default mode equal the native comparison for random doubles', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (bound, value) => {
+        const contract = contractFor('maximum', JSON.stringify(bound), 'default') as LoadedContract;
+        expect(contract.input.is({ x: value })).toBe(value <= bound);
+      }),
+      { numRuns: 120 },
+    );
+  });
+});
