@@ -2,7 +2,7 @@ import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.j
 import { compactJson, utf8Length } from '../ir/canonical.js';
 import type { Annotations, AnyRules, ArrayRules, CountBound, DecimalBound, EnumRule, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
 import type { JsonNode, JsonObjectNode } from '../source/json-node.js';
-import type { ReadContext, RuleGroup } from './keyword.js';
+import { invalidValue, reportAt, type ReadContext, type RuleGroup } from './keyword.js';
 import { keywordTable } from './keywords/index.js';
 import { unsupportedAdvice } from './keywords/unsupported.js';
 import { limits } from './limits.js';
@@ -26,13 +26,7 @@ export function checkSchema(root: JsonNode, options: SchemaCheckOptions, report:
   };
   const bytes = utf8Length(compactJson(root));
   if (bytes > limits.schemaBytes) {
-    context.report({
-      code: 'JTC113',
-      position: root.position,
-      pointer: root.pointer,
-      message: `schema is ${bytes} bytes as compact JSON; the limit is ${limits.schemaBytes}`,
-      hint: 'shorten descriptions and enums, or split the tool',
-    });
+    reportAt(context, 'JTC113', root, `schema is ${bytes} bytes as compact JSON; the limit is ${limits.schemaBytes}`, 'shorten descriptions and enums, or split the tool');
   }
   const node = checkNode(root, '#', 1, context, report);
   return failed ? undefined : node;
@@ -51,27 +45,12 @@ const groupOfType: Readonly<Record<TypeName, RuleGroup | undefined>> = {
 function checkNode(node: JsonNode, schemaPath: string, level: number, context: ReadContext, warn: (d: DiagnosticInput) => void): SchemaNode | undefined {
   if (node.kind !== 'object') {
     if (node.kind === 'boolean') {
-      context.report({
-        code: 'JTC111',
-        position: node.position,
-        pointer: node.pointer,
-        message: `the boolean schema ${node.value} is outside the subset`,
-        hint: node.value ? 'use {} to accept any JSON value' : 'remove the property, or close the object with "additionalProperties": false',
-      });
-    } else {
-      context.report({ code: 'JTC112', position: node.position, pointer: node.pointer, message: `a schema must be an object, found ${node.kind}` });
+      return reportAt(context, 'JTC111', node, `the boolean schema ${node.value} is outside the subset`, node.value ? 'use {} to accept any JSON value' : 'remove the property, or close the object with "additionalProperties": false');
     }
-    return undefined;
+    return invalidValue(context, node, `a schema must be an object, found ${node.kind}`);
   }
   if (level > limits.depth) {
-    context.report({
-      code: 'JTC114',
-      position: node.position,
-      pointer: node.pointer,
-      message: `schema is nested ${level} levels deep; the limit is ${limits.depth} (the root schema is level 1)`,
-      hint: 'flatten the structure',
-    });
-    return undefined;
+    return reportAt(context, 'JTC114', node, `schema is nested ${level} levels deep; the limit is ${limits.depth} (the root schema is level 1)`, 'flatten the structure');
   }
 
   const values = new Map<string, unknown>();
@@ -137,14 +116,8 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
 
 function reportUnsupported(keyword: string, value: JsonNode, context: ReadContext): void {
   const advice = unsupportedAdvice[keyword];
-  const diagnostic: DiagnosticInput = {
-    code: 'JTC104',
-    position: value.position,
-    pointer: value.pointer,
-    message: advice === undefined ? `unknown keyword ${JSON.stringify(keyword)}` : `unsupported keyword ${JSON.stringify(keyword)}`,
-    hint: advice ?? 'the subset takes only the keywords listed in the README; to keep a note, use "description"',
-  };
-  context.report(diagnostic);
+  const message = advice === undefined ? `unknown keyword ${JSON.stringify(keyword)}` : `unsupported keyword ${JSON.stringify(keyword)}`;
+  reportAt(context, 'JTC104', value, message, advice ?? 'the subset takes only the keywords listed in the README; to keep a note, use "description"');
 }
 
 /** Drops undefined fields, as `exactOptionalPropertyTypes` wants optional fields absent, not undefined. */

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../emit/code.js';
 import type { HelperName } from '../emit/helpers.js';
@@ -49,10 +50,15 @@ export interface EmittedCheck {
   readonly helpers: readonly HelperName[];
 }
 
-export function invalidValue(context: ReadContext, node: JsonNode, message: string, hint?: string): undefined {
-  const diagnostic: DiagnosticInput = { code: 'JTC112', position: node.position, pointer: node.pointer, message };
+/** Reports a problem at a keyword's value; returns undefined, the value a failed `read` gives. */
+export function reportAt(context: ReadContext, code: DiagnosticCode, node: JsonNode, message: string, hint?: string): undefined {
+  const diagnostic: DiagnosticInput = { code, position: node.position, pointer: node.pointer, message };
   context.report(hint === undefined ? diagnostic : { ...diagnostic, hint });
   return undefined;
+}
+
+export function invalidValue(context: ReadContext, node: JsonNode, message: string, hint?: string): undefined {
+  return reportAt(context, 'JTC112', node, message, hint);
 }
 
 export function located(node: JsonNode): Located {
@@ -79,14 +85,7 @@ export function readDecimal(keyword: string) {
     if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a number, found ${node.kind}`);
     const value = new Decimal(node.lexeme);
     if (!context.exactNumbers && !Number.isFinite(Number(node.lexeme))) {
-      context.report({
-        code: 'JTC117',
-        position: node.position,
-        pointer: node.pointer,
-        message: `"${keyword}" ${node.lexeme} is outside the range of a 64-bit float`,
-        hint: 'in the default mode bounds are rounded to the nearest f64; build with --exact-numbers to keep every digit',
-      });
-      return undefined;
+      return reportAt(context, 'JTC117', node, `"${keyword}" ${node.lexeme} is outside the range of a 64-bit float`, 'in the default mode bounds are rounded to the nearest f64; build with --exact-numbers to keep every digit');
     }
     return { ...located(node), lexeme: node.lexeme, value };
   };

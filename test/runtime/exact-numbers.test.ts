@@ -151,6 +151,17 @@ describe('exact comparisons (property)', () => {
     );
   });
 
+  it('take the native fast path only where it agrees: random doubles in exact mode compare as natively', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (bound, value) => {
+        const contract = contractFor('minimum', JSON.stringify(bound), 'exact') as LoadedContract;
+        expect(contract.input.is({ x: value })).toBe(value >= bound);
+        expect(contract.input.is({ x: new JsonNumber(JSON.stringify(value)) })).toBe(value >= bound);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   it('in the default mode equal the native comparison for random doubles', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (bound, value) => {

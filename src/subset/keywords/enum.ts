@@ -7,7 +7,7 @@ import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, located, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, located, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
 import { roundTripsThroughF64 } from './number-bounds.js';
 import { limits } from '../limits.js';
 
@@ -17,25 +17,11 @@ export const enumKeyword: KeywordDefinition<EnumRule> = {
   read(node, context) {
     if (node.kind !== 'array') return invalidValue(context, node, `"enum" must be an array of the allowed values, found ${node.kind}`);
     if (node.items.length > limits.enumValues) {
-      context.report({
-        code: 'JTC116',
-        position: node.position,
-        pointer: node.pointer,
-        message: `"enum" has ${node.items.length} values; the limit is ${limits.enumValues}`,
-        hint: 'use a string with "maxLength" and check membership in the handler, or split the tool',
-      });
-      return undefined;
+      return reportAt(context, 'JTC116', node, `"enum" has ${node.items.length} values; the limit is ${limits.enumValues}`, 'use a string with "maxLength" and check membership in the handler, or split the tool');
     }
     for (const value of numbersIn(node)) {
       if (!context.exactNumbers && !Number.isFinite(Number(value.lexeme))) {
-        context.report({
-          code: 'JTC117',
-          position: value.position,
-          pointer: value.pointer,
-          message: `enum value ${value.lexeme} is outside the range of a 64-bit float`,
-          hint: 'build with --exact-numbers to keep every digit',
-        });
-        return undefined;
+        return reportAt(context, 'JTC117', value, `enum value ${value.lexeme} is outside the range of a 64-bit float`, 'build with --exact-numbers to keep every digit');
       }
     }
     return { ...located(node), values: node.items };

@@ -1,6 +1,6 @@
 import { code, type Code } from '../../emit/code.js';
 import type { JsonNode, JsonObjectNode } from '../../source/json-node.js';
-import { invalidValue, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, type KeywordDefinition } from '../keyword.js';
 import { limits } from '../limits.js';
 
 /** `properties`: read as the member list; the checker turns each member into a schema. */
@@ -10,14 +10,7 @@ export const properties: KeywordDefinition<JsonObjectNode> = {
   read(node, context) {
     if (node.kind !== 'object') return invalidValue(context, node, `"properties" must be an object mapping names to schemas, found ${node.kind}`);
     if (node.members.length > limits.properties) {
-      context.report({
-        code: 'JTC115',
-        position: node.position,
-        pointer: node.pointer,
-        message: `"properties" has ${node.members.length} entries; the limit is ${limits.properties}`,
-        hint: 'group related properties into nested objects',
-      });
-      return undefined;
+      return reportAt(context, 'JTC115', node, `"properties" has ${node.members.length} entries; the limit is ${limits.properties}`, 'group related properties into nested objects');
     }
     return node;
   },
@@ -44,14 +37,7 @@ export const additionalProperties: KeywordDefinition<boolean> = {
   read(node, context) {
     if (node.kind === 'boolean') return node.value;
     if (node.kind === 'object') {
-      context.report({
-        code: 'JTC108',
-        position: node.position,
-        pointer: node.pointer,
-        message: '"additionalProperties" is a schema; the subset takes only true or false',
-        hint: 'list the allowed keys in "properties" with "additionalProperties": false, or use an array of {key, value} objects for open-ended maps',
-      });
-      return undefined;
+      return reportAt(context, 'JTC108', node, '"additionalProperties" is a schema; the subset takes only true or false', 'list the allowed keys in "properties" with "additionalProperties": false, or use an array of {key, value} objects for open-ended maps');
     }
     return invalidValue(context, node, `"additionalProperties" must be true or false, found ${node.kind}`);
   },
@@ -74,24 +60,10 @@ export const items: KeywordDefinition<JsonNode> = {
   read(node, context) {
     if (node.kind === 'object') return node;
     if (node.kind === 'array') {
-      context.report({
-        code: 'JTC109',
-        position: node.position,
-        pointer: node.pointer,
-        message: '"items" is an array (a tuple); the subset takes one schema for every element',
-        hint: 'use an object with named properties instead of a positional tuple',
-      });
-      return undefined;
+      return reportAt(context, 'JTC109', node, '"items" is an array (a tuple); the subset takes one schema for every element', 'use an object with named properties instead of a positional tuple');
     }
     if (node.kind === 'boolean') {
-      context.report({
-        code: 'JTC111',
-        position: node.position,
-        pointer: node.pointer,
-        message: `"items" is the boolean schema ${node.value}; boolean schemas are outside the subset`,
-        hint: node.value ? 'use {} to accept any element' : 'use "maxItems": 0 to allow only empty arrays',
-      });
-      return undefined;
+      return reportAt(context, 'JTC111', node, `"items" is the boolean schema ${node.value}; boolean schemas are outside the subset`, node.value ? 'use {} to accept any element' : 'use "maxItems": 0 to allow only empty arrays');
     }
     return invalidValue(context, node, `"items" must be a schema object, found ${node.kind}`);
   },

@@ -1,7 +1,7 @@
 import { code, type Code } from '../../emit/code.js';
 import type { TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
 
 const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
 
@@ -10,14 +10,7 @@ export const type: KeywordDefinition<TypeName> = {
   group: 'all',
   read(node, context) {
     if (node.kind === 'array') {
-      context.report({
-        code: 'JTC110',
-        position: node.position,
-        pointer: node.pointer,
-        message: `"type" lists several types (${node.items.map((item) => (item.kind === 'string' ? item.value : item.kind)).join(', ')}); the subset takes exactly one`,
-        hint: 'use one type; for an optional value leave the property out of "required" instead of allowing null',
-      });
-      return undefined;
+      return reportAt(context, 'JTC110', node, `"type" lists several types (${node.items.map((item) => (item.kind === 'string' ? item.value : item.kind)).join(', ')}); the subset takes exactly one`, 'use one type; for an optional value leave the property out of "required" instead of allowing null');
     }
     if (node.kind === 'string' && (typeNames as readonly string[]).includes(node.value)) return node.value as TypeName;
     const found = node.kind === 'string' ? JSON.stringify(node.value) : node.kind;
