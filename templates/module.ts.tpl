@@ -46,8 +46,11 @@ const maxIssues = {{maxIssues}};
 
 function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
-  for (const segment of path) instancePath += "/" + String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
-  return { instancePath, schemaPath, keyword, message, params, path: [...path] };
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
 {{helpers}}
@@ -77,7 +80,7 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
@@ -86,7 +89,8 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const issues: ValidationIssue[] = [];
       collect(value, [], issues);
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
-      return { ok: false, issues: issues.slice(0, maxIssues), truncated: issues.length > maxIssues };
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
       return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
     }

@@ -101,8 +101,11 @@ const maxIssues = 100;
 
 function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
-  for (const segment of path) instancePath += "/" + String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
-  return { instancePath, schemaPath, keyword, message, params, path: [...path] };
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
 /** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
@@ -173,132 +176,116 @@ const allowedValues17 = Object.freeze(["a/b~c", "x*/y", "\u2028"]);
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (Object.hasOwn(value, "\"quoted\"")) {
-    const property0 = value["\"quoted\""];
+  let present = 0;
+  const property0 = value["\"quoted\""];
+  if (property0 !== undefined) {
+    present++;
     if (typeof property0 !== "string") return false;
     if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "back\\slash")) {
-    const property1 = value["back\\slash"];
+  const property1 = value["back\\slash"];
+  if (property1 !== undefined) {
+    present++;
     if (typeof property1 !== "string") return false;
     if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "ends */ comment")) {
-    const property2 = value["ends */ comment"];
+  const property2 = value["ends */ comment"];
+  if (property2 !== undefined) {
+    present++;
     if (typeof property2 !== "string") return false;
     if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "${template}")) {
-    const property3 = value["${template}"];
+  const property3 = value["${template}"];
+  if (property3 !== undefined) {
+    present++;
     if (typeof property3 !== "string") return false;
     if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "line\u2028separator")) {
-    const property4 = value["line\u2028separator"];
+  const property4 = value["line\u2028separator"];
+  if (property4 !== undefined) {
+    present++;
     if (typeof property4 !== "string") return false;
     if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "para\u2029graph")) {
-    const property5 = value["para\u2029graph"];
+  const property5 = value["para\u2029graph"];
+  if (property5 !== undefined) {
+    present++;
     if (typeof property5 !== "string") return false;
     if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "__proto__")) {
-    return false;
-  } else {
-    const property6 = value["__proto__"];
-    if (typeof property6 !== "string") return false;
-    if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
-  }
+  if (!Object.hasOwn(value, "__proto__")) return false;
+  const property6 = value["__proto__"];
+  if (typeof property6 !== "string") return false;
+  if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
   if (Object.hasOwn(value, "constructor")) {
+    present++;
     const property7 = value["constructor"];
     if (typeof property7 !== "string") return false;
     if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "toString")) {
-    return false;
-  } else {
-    const property8 = value["toString"];
-    if (typeof property8 !== "string") return false;
-    if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
-  }
+  if (!Object.hasOwn(value, "toString")) return false;
+  const property8 = value["toString"];
+  if (typeof property8 !== "string") return false;
+  if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
   if (Object.hasOwn(value, "hasOwnProperty")) {
+    present++;
     const property9 = value["hasOwnProperty"];
     if (typeof property9 !== "string") return false;
     if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "emoji 😀")) {
-    const property10 = value["emoji 😀"];
+  const property10 = value["emoji 😀"];
+  if (property10 !== undefined) {
+    present++;
     if (typeof property10 !== "string") return false;
     if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) return false;
   }
-  if (!Object.hasOwn(value, "")) {
-    return false;
-  } else {
-    const property11 = value[""];
-    if (typeof property11 !== "string") return false;
-    if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
-  }
-  if (Object.hasOwn(value, "new\nline")) {
-    const property12 = value["new\nline"];
+  const property11 = value[""];
+  if (property11 === undefined) return false;
+  if (typeof property11 !== "string") return false;
+  if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
+  const property12 = value["new\nline"];
+  if (property12 !== undefined) {
+    present++;
     if (typeof property12 !== "string") return false;
     if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "it's")) {
-    const property13 = value["it's"];
+  const property13 = value["it's"];
+  if (property13 !== undefined) {
+    present++;
     if (typeof property13 !== "string") return false;
     if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "`tick`")) {
-    const property14 = value["`tick`"];
+  const property14 = value["`tick`"];
+  if (property14 !== undefined) {
+    present++;
     if (typeof property14 !== "string") return false;
     if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "</script>")) {
-    const property15 = value["</script>"];
+  const property15 = value["</script>"];
+  if (property15 !== undefined) {
+    present++;
     if (typeof property15 !== "string") return false;
     if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "0")) {
-    const property16 = value["0"];
+  const property16 = value["0"];
+  if (property16 !== undefined) {
+    present++;
     if (typeof property16 !== "string") return false;
     if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) return false;
   }
-  if (Object.hasOwn(value, "a/b~c")) {
-    const property17 = value["a/b~c"];
+  const property17 = value["a/b~c"];
+  if (property17 !== undefined) {
+    present++;
     if (typeof property17 !== "string") return false;
     if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) return false;
   }
-  for (const key in value) {
-    switch (key) {
-      case "\"quoted\"":
-      case "back\\slash":
-      case "ends */ comment":
-      case "${template}":
-      case "line\u2028separator":
-      case "para\u2029graph":
-      case "__proto__":
-      case "constructor":
-      case "toString":
-      case "hasOwnProperty":
-      case "emoji 😀":
-      case "":
-      case "new\nline":
-      case "it's":
-      case "`tick`":
-      case "</script>":
-      case "0":
-      case "a/b~c":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 3 + present) return false;
   return true;
 }
 
-function collectInput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -394,7 +381,7 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
         if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue([...path, "emoji 😀"], "#/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }));
       }
     }
-    if (!Object.hasOwn(value, "")) {
+    if (value[""] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"\"", { missingProperty: "" }));
     } else {
       const property11 = value[""];
@@ -484,28 +471,32 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  let present = 0;
   if (Object.hasOwn(value, "constructor")) {
+    present++;
     const property0 = value["constructor"];
     if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
   }
   if (Object.hasOwn(value, "__proto__")) {
+    present++;
     const property1 = value["__proto__"];
     if (!checkOutputProto(property1)) return false;
   }
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "constructor":
       case "__proto__":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== present) return false;
   return true;
 }
 
-function collectOutput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -515,7 +506,11 @@ function collectOutput(value: unknown, path: readonly PathSegment[], issues: Val
     }
     if (Object.hasOwn(value, "__proto__")) {
       const property1 = value["__proto__"];
-      collectOutputProto(property1, [...path, "__proto__"], issues);
+      if (!checkOutputProto(property1)) {
+        path.push("__proto__");
+        collectOutputProto(property1, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -533,23 +528,26 @@ function collectOutput(value: unknown, path: readonly PathSegment[], issues: Val
 // #/properties/__proto__
 function checkOutputProto(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  let present = 0;
   if (Object.hasOwn(value, "__proto__")) {
+    present++;
     const property0 = value["__proto__"];
     if (typeof property0 !== "string") return false;
   }
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "__proto__":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== present) return false;
   return true;
 }
 
-function collectOutputProto(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputProto(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/__proto__/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -590,7 +588,7 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
@@ -599,7 +597,8 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const issues: ValidationIssue[] = [];
       collect(value, [], issues);
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
-      return { ok: false, issues: issues.slice(0, maxIssues), truncated: issues.length > maxIssues };
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
       return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
     }

@@ -277,8 +277,11 @@ const maxIssues = 100;
 
 function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
-  for (const segment of path) instancePath += "/" + String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
-  return { instancePath, schemaPath, keyword, message, params, path: [...path] };
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
 /** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
@@ -333,658 +336,654 @@ const allowedValues = Object.freeze(["V000", "V001", "V002", "V003", "V004", "V0
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (Object.hasOwn(value, "flag_000")) {
-    const property0 = value["flag_000"];
+  let present = 0;
+  const property0 = value["flag_000"];
+  if (property0 !== undefined) {
+    present++;
     if (typeof property0 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_001")) {
-    const property1 = value["flag_001"];
+  const property1 = value["flag_001"];
+  if (property1 !== undefined) {
+    present++;
     if (typeof property1 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_002")) {
-    const property2 = value["flag_002"];
+  const property2 = value["flag_002"];
+  if (property2 !== undefined) {
+    present++;
     if (typeof property2 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_003")) {
-    const property3 = value["flag_003"];
+  const property3 = value["flag_003"];
+  if (property3 !== undefined) {
+    present++;
     if (typeof property3 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_004")) {
-    const property4 = value["flag_004"];
+  const property4 = value["flag_004"];
+  if (property4 !== undefined) {
+    present++;
     if (typeof property4 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_005")) {
-    const property5 = value["flag_005"];
+  const property5 = value["flag_005"];
+  if (property5 !== undefined) {
+    present++;
     if (typeof property5 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_006")) {
-    const property6 = value["flag_006"];
+  const property6 = value["flag_006"];
+  if (property6 !== undefined) {
+    present++;
     if (typeof property6 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_007")) {
-    const property7 = value["flag_007"];
+  const property7 = value["flag_007"];
+  if (property7 !== undefined) {
+    present++;
     if (typeof property7 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_008")) {
-    const property8 = value["flag_008"];
+  const property8 = value["flag_008"];
+  if (property8 !== undefined) {
+    present++;
     if (typeof property8 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_009")) {
-    const property9 = value["flag_009"];
+  const property9 = value["flag_009"];
+  if (property9 !== undefined) {
+    present++;
     if (typeof property9 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_010")) {
-    const property10 = value["flag_010"];
+  const property10 = value["flag_010"];
+  if (property10 !== undefined) {
+    present++;
     if (typeof property10 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_011")) {
-    const property11 = value["flag_011"];
+  const property11 = value["flag_011"];
+  if (property11 !== undefined) {
+    present++;
     if (typeof property11 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_012")) {
-    const property12 = value["flag_012"];
+  const property12 = value["flag_012"];
+  if (property12 !== undefined) {
+    present++;
     if (typeof property12 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_013")) {
-    const property13 = value["flag_013"];
+  const property13 = value["flag_013"];
+  if (property13 !== undefined) {
+    present++;
     if (typeof property13 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_014")) {
-    const property14 = value["flag_014"];
+  const property14 = value["flag_014"];
+  if (property14 !== undefined) {
+    present++;
     if (typeof property14 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_015")) {
-    const property15 = value["flag_015"];
+  const property15 = value["flag_015"];
+  if (property15 !== undefined) {
+    present++;
     if (typeof property15 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_016")) {
-    const property16 = value["flag_016"];
+  const property16 = value["flag_016"];
+  if (property16 !== undefined) {
+    present++;
     if (typeof property16 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_017")) {
-    const property17 = value["flag_017"];
+  const property17 = value["flag_017"];
+  if (property17 !== undefined) {
+    present++;
     if (typeof property17 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_018")) {
-    const property18 = value["flag_018"];
+  const property18 = value["flag_018"];
+  if (property18 !== undefined) {
+    present++;
     if (typeof property18 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_019")) {
-    const property19 = value["flag_019"];
+  const property19 = value["flag_019"];
+  if (property19 !== undefined) {
+    present++;
     if (typeof property19 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_020")) {
-    const property20 = value["flag_020"];
+  const property20 = value["flag_020"];
+  if (property20 !== undefined) {
+    present++;
     if (typeof property20 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_021")) {
-    const property21 = value["flag_021"];
+  const property21 = value["flag_021"];
+  if (property21 !== undefined) {
+    present++;
     if (typeof property21 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_022")) {
-    const property22 = value["flag_022"];
+  const property22 = value["flag_022"];
+  if (property22 !== undefined) {
+    present++;
     if (typeof property22 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_023")) {
-    const property23 = value["flag_023"];
+  const property23 = value["flag_023"];
+  if (property23 !== undefined) {
+    present++;
     if (typeof property23 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_024")) {
-    const property24 = value["flag_024"];
+  const property24 = value["flag_024"];
+  if (property24 !== undefined) {
+    present++;
     if (typeof property24 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_025")) {
-    const property25 = value["flag_025"];
+  const property25 = value["flag_025"];
+  if (property25 !== undefined) {
+    present++;
     if (typeof property25 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_026")) {
-    const property26 = value["flag_026"];
+  const property26 = value["flag_026"];
+  if (property26 !== undefined) {
+    present++;
     if (typeof property26 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_027")) {
-    const property27 = value["flag_027"];
+  const property27 = value["flag_027"];
+  if (property27 !== undefined) {
+    present++;
     if (typeof property27 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_028")) {
-    const property28 = value["flag_028"];
+  const property28 = value["flag_028"];
+  if (property28 !== undefined) {
+    present++;
     if (typeof property28 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_029")) {
-    const property29 = value["flag_029"];
+  const property29 = value["flag_029"];
+  if (property29 !== undefined) {
+    present++;
     if (typeof property29 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_030")) {
-    const property30 = value["flag_030"];
+  const property30 = value["flag_030"];
+  if (property30 !== undefined) {
+    present++;
     if (typeof property30 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_031")) {
-    const property31 = value["flag_031"];
+  const property31 = value["flag_031"];
+  if (property31 !== undefined) {
+    present++;
     if (typeof property31 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_032")) {
-    const property32 = value["flag_032"];
+  const property32 = value["flag_032"];
+  if (property32 !== undefined) {
+    present++;
     if (typeof property32 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_033")) {
-    const property33 = value["flag_033"];
+  const property33 = value["flag_033"];
+  if (property33 !== undefined) {
+    present++;
     if (typeof property33 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_034")) {
-    const property34 = value["flag_034"];
+  const property34 = value["flag_034"];
+  if (property34 !== undefined) {
+    present++;
     if (typeof property34 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_035")) {
-    const property35 = value["flag_035"];
+  const property35 = value["flag_035"];
+  if (property35 !== undefined) {
+    present++;
     if (typeof property35 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_036")) {
-    const property36 = value["flag_036"];
+  const property36 = value["flag_036"];
+  if (property36 !== undefined) {
+    present++;
     if (typeof property36 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_037")) {
-    const property37 = value["flag_037"];
+  const property37 = value["flag_037"];
+  if (property37 !== undefined) {
+    present++;
     if (typeof property37 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_038")) {
-    const property38 = value["flag_038"];
+  const property38 = value["flag_038"];
+  if (property38 !== undefined) {
+    present++;
     if (typeof property38 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_039")) {
-    const property39 = value["flag_039"];
+  const property39 = value["flag_039"];
+  if (property39 !== undefined) {
+    present++;
     if (typeof property39 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_040")) {
-    const property40 = value["flag_040"];
+  const property40 = value["flag_040"];
+  if (property40 !== undefined) {
+    present++;
     if (typeof property40 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_041")) {
-    const property41 = value["flag_041"];
+  const property41 = value["flag_041"];
+  if (property41 !== undefined) {
+    present++;
     if (typeof property41 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_042")) {
-    const property42 = value["flag_042"];
+  const property42 = value["flag_042"];
+  if (property42 !== undefined) {
+    present++;
     if (typeof property42 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_043")) {
-    const property43 = value["flag_043"];
+  const property43 = value["flag_043"];
+  if (property43 !== undefined) {
+    present++;
     if (typeof property43 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_044")) {
-    const property44 = value["flag_044"];
+  const property44 = value["flag_044"];
+  if (property44 !== undefined) {
+    present++;
     if (typeof property44 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_045")) {
-    const property45 = value["flag_045"];
+  const property45 = value["flag_045"];
+  if (property45 !== undefined) {
+    present++;
     if (typeof property45 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_046")) {
-    const property46 = value["flag_046"];
+  const property46 = value["flag_046"];
+  if (property46 !== undefined) {
+    present++;
     if (typeof property46 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_047")) {
-    const property47 = value["flag_047"];
+  const property47 = value["flag_047"];
+  if (property47 !== undefined) {
+    present++;
     if (typeof property47 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_048")) {
-    const property48 = value["flag_048"];
+  const property48 = value["flag_048"];
+  if (property48 !== undefined) {
+    present++;
     if (typeof property48 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_049")) {
-    const property49 = value["flag_049"];
+  const property49 = value["flag_049"];
+  if (property49 !== undefined) {
+    present++;
     if (typeof property49 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_050")) {
-    const property50 = value["flag_050"];
+  const property50 = value["flag_050"];
+  if (property50 !== undefined) {
+    present++;
     if (typeof property50 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_051")) {
-    const property51 = value["flag_051"];
+  const property51 = value["flag_051"];
+  if (property51 !== undefined) {
+    present++;
     if (typeof property51 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_052")) {
-    const property52 = value["flag_052"];
+  const property52 = value["flag_052"];
+  if (property52 !== undefined) {
+    present++;
     if (typeof property52 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_053")) {
-    const property53 = value["flag_053"];
+  const property53 = value["flag_053"];
+  if (property53 !== undefined) {
+    present++;
     if (typeof property53 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_054")) {
-    const property54 = value["flag_054"];
+  const property54 = value["flag_054"];
+  if (property54 !== undefined) {
+    present++;
     if (typeof property54 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_055")) {
-    const property55 = value["flag_055"];
+  const property55 = value["flag_055"];
+  if (property55 !== undefined) {
+    present++;
     if (typeof property55 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_056")) {
-    const property56 = value["flag_056"];
+  const property56 = value["flag_056"];
+  if (property56 !== undefined) {
+    present++;
     if (typeof property56 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_057")) {
-    const property57 = value["flag_057"];
+  const property57 = value["flag_057"];
+  if (property57 !== undefined) {
+    present++;
     if (typeof property57 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_058")) {
-    const property58 = value["flag_058"];
+  const property58 = value["flag_058"];
+  if (property58 !== undefined) {
+    present++;
     if (typeof property58 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_059")) {
-    const property59 = value["flag_059"];
+  const property59 = value["flag_059"];
+  if (property59 !== undefined) {
+    present++;
     if (typeof property59 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_060")) {
-    const property60 = value["flag_060"];
+  const property60 = value["flag_060"];
+  if (property60 !== undefined) {
+    present++;
     if (typeof property60 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_061")) {
-    const property61 = value["flag_061"];
+  const property61 = value["flag_061"];
+  if (property61 !== undefined) {
+    present++;
     if (typeof property61 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_062")) {
-    const property62 = value["flag_062"];
+  const property62 = value["flag_062"];
+  if (property62 !== undefined) {
+    present++;
     if (typeof property62 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_063")) {
-    const property63 = value["flag_063"];
+  const property63 = value["flag_063"];
+  if (property63 !== undefined) {
+    present++;
     if (typeof property63 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_064")) {
-    const property64 = value["flag_064"];
+  const property64 = value["flag_064"];
+  if (property64 !== undefined) {
+    present++;
     if (typeof property64 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_065")) {
-    const property65 = value["flag_065"];
+  const property65 = value["flag_065"];
+  if (property65 !== undefined) {
+    present++;
     if (typeof property65 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_066")) {
-    const property66 = value["flag_066"];
+  const property66 = value["flag_066"];
+  if (property66 !== undefined) {
+    present++;
     if (typeof property66 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_067")) {
-    const property67 = value["flag_067"];
+  const property67 = value["flag_067"];
+  if (property67 !== undefined) {
+    present++;
     if (typeof property67 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_068")) {
-    const property68 = value["flag_068"];
+  const property68 = value["flag_068"];
+  if (property68 !== undefined) {
+    present++;
     if (typeof property68 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_069")) {
-    const property69 = value["flag_069"];
+  const property69 = value["flag_069"];
+  if (property69 !== undefined) {
+    present++;
     if (typeof property69 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_070")) {
-    const property70 = value["flag_070"];
+  const property70 = value["flag_070"];
+  if (property70 !== undefined) {
+    present++;
     if (typeof property70 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_071")) {
-    const property71 = value["flag_071"];
+  const property71 = value["flag_071"];
+  if (property71 !== undefined) {
+    present++;
     if (typeof property71 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_072")) {
-    const property72 = value["flag_072"];
+  const property72 = value["flag_072"];
+  if (property72 !== undefined) {
+    present++;
     if (typeof property72 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_073")) {
-    const property73 = value["flag_073"];
+  const property73 = value["flag_073"];
+  if (property73 !== undefined) {
+    present++;
     if (typeof property73 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_074")) {
-    const property74 = value["flag_074"];
+  const property74 = value["flag_074"];
+  if (property74 !== undefined) {
+    present++;
     if (typeof property74 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_075")) {
-    const property75 = value["flag_075"];
+  const property75 = value["flag_075"];
+  if (property75 !== undefined) {
+    present++;
     if (typeof property75 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_076")) {
-    const property76 = value["flag_076"];
+  const property76 = value["flag_076"];
+  if (property76 !== undefined) {
+    present++;
     if (typeof property76 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_077")) {
-    const property77 = value["flag_077"];
+  const property77 = value["flag_077"];
+  if (property77 !== undefined) {
+    present++;
     if (typeof property77 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_078")) {
-    const property78 = value["flag_078"];
+  const property78 = value["flag_078"];
+  if (property78 !== undefined) {
+    present++;
     if (typeof property78 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_079")) {
-    const property79 = value["flag_079"];
+  const property79 = value["flag_079"];
+  if (property79 !== undefined) {
+    present++;
     if (typeof property79 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_080")) {
-    const property80 = value["flag_080"];
+  const property80 = value["flag_080"];
+  if (property80 !== undefined) {
+    present++;
     if (typeof property80 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_081")) {
-    const property81 = value["flag_081"];
+  const property81 = value["flag_081"];
+  if (property81 !== undefined) {
+    present++;
     if (typeof property81 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_082")) {
-    const property82 = value["flag_082"];
+  const property82 = value["flag_082"];
+  if (property82 !== undefined) {
+    present++;
     if (typeof property82 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_083")) {
-    const property83 = value["flag_083"];
+  const property83 = value["flag_083"];
+  if (property83 !== undefined) {
+    present++;
     if (typeof property83 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_084")) {
-    const property84 = value["flag_084"];
+  const property84 = value["flag_084"];
+  if (property84 !== undefined) {
+    present++;
     if (typeof property84 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_085")) {
-    const property85 = value["flag_085"];
+  const property85 = value["flag_085"];
+  if (property85 !== undefined) {
+    present++;
     if (typeof property85 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_086")) {
-    const property86 = value["flag_086"];
+  const property86 = value["flag_086"];
+  if (property86 !== undefined) {
+    present++;
     if (typeof property86 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_087")) {
-    const property87 = value["flag_087"];
+  const property87 = value["flag_087"];
+  if (property87 !== undefined) {
+    present++;
     if (typeof property87 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_088")) {
-    const property88 = value["flag_088"];
+  const property88 = value["flag_088"];
+  if (property88 !== undefined) {
+    present++;
     if (typeof property88 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_089")) {
-    const property89 = value["flag_089"];
+  const property89 = value["flag_089"];
+  if (property89 !== undefined) {
+    present++;
     if (typeof property89 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_090")) {
-    const property90 = value["flag_090"];
+  const property90 = value["flag_090"];
+  if (property90 !== undefined) {
+    present++;
     if (typeof property90 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_091")) {
-    const property91 = value["flag_091"];
+  const property91 = value["flag_091"];
+  if (property91 !== undefined) {
+    present++;
     if (typeof property91 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_092")) {
-    const property92 = value["flag_092"];
+  const property92 = value["flag_092"];
+  if (property92 !== undefined) {
+    present++;
     if (typeof property92 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_093")) {
-    const property93 = value["flag_093"];
+  const property93 = value["flag_093"];
+  if (property93 !== undefined) {
+    present++;
     if (typeof property93 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_094")) {
-    const property94 = value["flag_094"];
+  const property94 = value["flag_094"];
+  if (property94 !== undefined) {
+    present++;
     if (typeof property94 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_095")) {
-    const property95 = value["flag_095"];
+  const property95 = value["flag_095"];
+  if (property95 !== undefined) {
+    present++;
     if (typeof property95 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_096")) {
-    const property96 = value["flag_096"];
+  const property96 = value["flag_096"];
+  if (property96 !== undefined) {
+    present++;
     if (typeof property96 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_097")) {
-    const property97 = value["flag_097"];
+  const property97 = value["flag_097"];
+  if (property97 !== undefined) {
+    present++;
     if (typeof property97 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_098")) {
-    const property98 = value["flag_098"];
+  const property98 = value["flag_098"];
+  if (property98 !== undefined) {
+    present++;
     if (typeof property98 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_099")) {
-    const property99 = value["flag_099"];
+  const property99 = value["flag_099"];
+  if (property99 !== undefined) {
+    present++;
     if (typeof property99 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_100")) {
-    const property100 = value["flag_100"];
+  const property100 = value["flag_100"];
+  if (property100 !== undefined) {
+    present++;
     if (typeof property100 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_101")) {
-    const property101 = value["flag_101"];
+  const property101 = value["flag_101"];
+  if (property101 !== undefined) {
+    present++;
     if (typeof property101 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_102")) {
-    const property102 = value["flag_102"];
+  const property102 = value["flag_102"];
+  if (property102 !== undefined) {
+    present++;
     if (typeof property102 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_103")) {
-    const property103 = value["flag_103"];
+  const property103 = value["flag_103"];
+  if (property103 !== undefined) {
+    present++;
     if (typeof property103 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_104")) {
-    const property104 = value["flag_104"];
+  const property104 = value["flag_104"];
+  if (property104 !== undefined) {
+    present++;
     if (typeof property104 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_105")) {
-    const property105 = value["flag_105"];
+  const property105 = value["flag_105"];
+  if (property105 !== undefined) {
+    present++;
     if (typeof property105 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_106")) {
-    const property106 = value["flag_106"];
+  const property106 = value["flag_106"];
+  if (property106 !== undefined) {
+    present++;
     if (typeof property106 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_107")) {
-    const property107 = value["flag_107"];
+  const property107 = value["flag_107"];
+  if (property107 !== undefined) {
+    present++;
     if (typeof property107 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_108")) {
-    const property108 = value["flag_108"];
+  const property108 = value["flag_108"];
+  if (property108 !== undefined) {
+    present++;
     if (typeof property108 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_109")) {
-    const property109 = value["flag_109"];
+  const property109 = value["flag_109"];
+  if (property109 !== undefined) {
+    present++;
     if (typeof property109 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_110")) {
-    const property110 = value["flag_110"];
+  const property110 = value["flag_110"];
+  if (property110 !== undefined) {
+    present++;
     if (typeof property110 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_111")) {
-    const property111 = value["flag_111"];
+  const property111 = value["flag_111"];
+  if (property111 !== undefined) {
+    present++;
     if (typeof property111 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_112")) {
-    const property112 = value["flag_112"];
+  const property112 = value["flag_112"];
+  if (property112 !== undefined) {
+    present++;
     if (typeof property112 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_113")) {
-    const property113 = value["flag_113"];
+  const property113 = value["flag_113"];
+  if (property113 !== undefined) {
+    present++;
     if (typeof property113 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_114")) {
-    const property114 = value["flag_114"];
+  const property114 = value["flag_114"];
+  if (property114 !== undefined) {
+    present++;
     if (typeof property114 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_115")) {
-    const property115 = value["flag_115"];
+  const property115 = value["flag_115"];
+  if (property115 !== undefined) {
+    present++;
     if (typeof property115 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_116")) {
-    const property116 = value["flag_116"];
+  const property116 = value["flag_116"];
+  if (property116 !== undefined) {
+    present++;
     if (typeof property116 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_117")) {
-    const property117 = value["flag_117"];
+  const property117 = value["flag_117"];
+  if (property117 !== undefined) {
+    present++;
     if (typeof property117 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_118")) {
-    const property118 = value["flag_118"];
+  const property118 = value["flag_118"];
+  if (property118 !== undefined) {
+    present++;
     if (typeof property118 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_119")) {
-    const property119 = value["flag_119"];
+  const property119 = value["flag_119"];
+  if (property119 !== undefined) {
+    present++;
     if (typeof property119 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_120")) {
-    const property120 = value["flag_120"];
+  const property120 = value["flag_120"];
+  if (property120 !== undefined) {
+    present++;
     if (typeof property120 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_121")) {
-    const property121 = value["flag_121"];
+  const property121 = value["flag_121"];
+  if (property121 !== undefined) {
+    present++;
     if (typeof property121 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_122")) {
-    const property122 = value["flag_122"];
+  const property122 = value["flag_122"];
+  if (property122 !== undefined) {
+    present++;
     if (typeof property122 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_123")) {
-    const property123 = value["flag_123"];
+  const property123 = value["flag_123"];
+  if (property123 !== undefined) {
+    present++;
     if (typeof property123 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_124")) {
-    const property124 = value["flag_124"];
+  const property124 = value["flag_124"];
+  if (property124 !== undefined) {
+    present++;
     if (typeof property124 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_125")) {
-    const property125 = value["flag_125"];
+  const property125 = value["flag_125"];
+  if (property125 !== undefined) {
+    present++;
     if (typeof property125 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_126")) {
-    const property126 = value["flag_126"];
+  const property126 = value["flag_126"];
+  if (property126 !== undefined) {
+    present++;
     if (typeof property126 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "flag_127")) {
-    const property127 = value["flag_127"];
+  const property127 = value["flag_127"];
+  if (property127 !== undefined) {
+    present++;
     if (typeof property127 !== "boolean") return false;
   }
-  for (const key in value) {
-    switch (key) {
-      case "flag_000":
-      case "flag_001":
-      case "flag_002":
-      case "flag_003":
-      case "flag_004":
-      case "flag_005":
-      case "flag_006":
-      case "flag_007":
-      case "flag_008":
-      case "flag_009":
-      case "flag_010":
-      case "flag_011":
-      case "flag_012":
-      case "flag_013":
-      case "flag_014":
-      case "flag_015":
-      case "flag_016":
-      case "flag_017":
-      case "flag_018":
-      case "flag_019":
-      case "flag_020":
-      case "flag_021":
-      case "flag_022":
-      case "flag_023":
-      case "flag_024":
-      case "flag_025":
-      case "flag_026":
-      case "flag_027":
-      case "flag_028":
-      case "flag_029":
-      case "flag_030":
-      case "flag_031":
-      case "flag_032":
-      case "flag_033":
-      case "flag_034":
-      case "flag_035":
-      case "flag_036":
-      case "flag_037":
-      case "flag_038":
-      case "flag_039":
-      case "flag_040":
-      case "flag_041":
-      case "flag_042":
-      case "flag_043":
-      case "flag_044":
-      case "flag_045":
-      case "flag_046":
-      case "flag_047":
-      case "flag_048":
-      case "flag_049":
-      case "flag_050":
-      case "flag_051":
-      case "flag_052":
-      case "flag_053":
-      case "flag_054":
-      case "flag_055":
-      case "flag_056":
-      case "flag_057":
-      case "flag_058":
-      case "flag_059":
-      case "flag_060":
-      case "flag_061":
-      case "flag_062":
-      case "flag_063":
-      case "flag_064":
-      case "flag_065":
-      case "flag_066":
-      case "flag_067":
-      case "flag_068":
-      case "flag_069":
-      case "flag_070":
-      case "flag_071":
-      case "flag_072":
-      case "flag_073":
-      case "flag_074":
-      case "flag_075":
-      case "flag_076":
-      case "flag_077":
-      case "flag_078":
-      case "flag_079":
-      case "flag_080":
-      case "flag_081":
-      case "flag_082":
-      case "flag_083":
-      case "flag_084":
-      case "flag_085":
-      case "flag_086":
-      case "flag_087":
-      case "flag_088":
-      case "flag_089":
-      case "flag_090":
-      case "flag_091":
-      case "flag_092":
-      case "flag_093":
-      case "flag_094":
-      case "flag_095":
-      case "flag_096":
-      case "flag_097":
-      case "flag_098":
-      case "flag_099":
-      case "flag_100":
-      case "flag_101":
-      case "flag_102":
-      case "flag_103":
-      case "flag_104":
-      case "flag_105":
-      case "flag_106":
-      case "flag_107":
-      case "flag_108":
-      case "flag_109":
-      case "flag_110":
-      case "flag_111":
-      case "flag_112":
-      case "flag_113":
-      case "flag_114":
-      case "flag_115":
-      case "flag_116":
-      case "flag_117":
-      case "flag_118":
-      case "flag_119":
-      case "flag_120":
-      case "flag_121":
-      case "flag_122":
-      case "flag_123":
-      case "flag_124":
-      case "flag_125":
-      case "flag_126":
-      case "flag_127":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== present) return false;
   return true;
 }
 
-function collectInput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -1642,29 +1641,33 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (Object.hasOwn(value, "choice")) {
-    const property0 = value["choice"];
+  let present = 0;
+  const property0 = value["choice"];
+  if (property0 !== undefined) {
+    present++;
     if (typeof property0 !== "string") return false;
     if (!(allowed.has(property0))) return false;
   }
-  if (Object.hasOwn(value, "deep")) {
-    const property1 = value["deep"];
+  const property1 = value["deep"];
+  if (property1 !== undefined) {
+    present++;
     if (!checkOutputDeep(property1)) return false;
   }
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "choice":
       case "deep":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== present) return false;
   return true;
 }
 
-function collectOutput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -1678,7 +1681,11 @@ function collectOutput(value: unknown, path: readonly PathSegment[], issues: Val
     }
     if (Object.hasOwn(value, "deep")) {
       const property1 = value["deep"];
-      collectOutputDeep(property1, [...path, "deep"], issues);
+      if (!checkOutputDeep(property1)) {
+        path.push("deep");
+        collectOutputDeep(property1, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1696,33 +1703,35 @@ function collectOutput(value: unknown, path: readonly PathSegment[], issues: Val
 // #/properties/deep
 function checkOutputDeep(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeep(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeep(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNext(property0)) {
+        path.push("next");
+        collectOutputDeepNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1739,33 +1748,35 @@ function collectOutputDeep(value: unknown, path: readonly PathSegment[], issues:
 // #/properties/deep/properties/next
 function checkOutputDeepNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1782,33 +1793,35 @@ function collectOutputDeepNext(value: unknown, path: readonly PathSegment[], iss
 // #/properties/deep/properties/next/properties/next
 function checkOutputDeepNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1825,33 +1838,35 @@ function collectOutputDeepNextNext(value: unknown, path: readonly PathSegment[],
 // #/properties/deep/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1868,33 +1883,35 @@ function collectOutputDeepNextNextNext(value: unknown, path: readonly PathSegmen
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1911,33 +1928,35 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: readonly PathSe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1954,33 +1973,35 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: readonly Pa
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -1997,33 +2018,35 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: readonl
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2040,33 +2063,35 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: rea
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2083,33 +2108,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2126,33 +2153,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2169,33 +2198,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2212,33 +2243,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2255,33 +2288,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2298,33 +2333,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2341,33 +2378,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2384,33 +2423,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2427,33 +2468,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2470,33 +2513,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2513,33 +2558,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2556,33 +2603,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2599,33 +2648,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2642,33 +2693,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2685,33 +2738,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2728,33 +2783,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2771,33 +2828,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2814,33 +2873,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2857,33 +2918,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2900,33 +2963,35 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, [...path, "next"], issues);
+      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
+        path.push("next");
+        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+        path.pop();
+      }
     }
     for (const key in value) {
       switch (key) {
@@ -2943,29 +3008,27 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "next")) {
-    return false;
-  } else {
-    const property0 = value["next"];
-    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  }
+  const property0 = value["next"];
+  if (property0 === undefined) return false;
+  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "next":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== 1) return false;
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "next")) {
+    if (value["next"] === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       const property0 = value["next"];
@@ -3004,7 +3067,7 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
@@ -3013,7 +3076,8 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const issues: ValidationIssue[] = [];
       collect(value, [], issues);
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
-      return { ok: false, issues: issues.slice(0, maxIssues), truncated: issues.length > maxIssues };
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
       return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
     }

@@ -67,8 +67,11 @@ const maxIssues = 100;
 
 function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
-  for (const segment of path) instancePath += "/" + String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
-  return { instancePath, schemaPath, keyword, message, params, path: [...path] };
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
 /** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
@@ -90,42 +93,29 @@ function describeType(value: unknown): string {
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "left")) {
-    return false;
-  } else {
-    const property0 = value["left"];
-    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  }
-  if (!Object.hasOwn(value, "right")) {
-    return false;
-  } else {
-    const property1 = value["right"];
-    if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
-  }
-  for (const key in value) {
-    switch (key) {
-      case "left":
-      case "right":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  const property0 = value["left"];
+  if (property0 === undefined) return false;
+  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  const property1 = value["right"];
+  if (property1 === undefined) return false;
+  if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 2) return false;
   return true;
 }
 
-function collectInput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "left")) {
+    if (value["left"] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"left\"", { missingProperty: "left" }));
     } else {
       const property0 = value["left"];
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], "#/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    if (!Object.hasOwn(value, "right")) {
+    if (value["right"] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"right\"", { missingProperty: "right" }));
     } else {
       const property1 = value["right"];
@@ -147,29 +137,20 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "total")) {
-    return false;
-  } else {
-    const property0 = value["total"];
-    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  }
-  for (const key in value) {
-    switch (key) {
-      case "total":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  const property0 = value["total"];
+  if (property0 === undefined) return false;
+  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 1) return false;
   return true;
 }
 
-function collectOutput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "total")) {
+    if (value["total"] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"total\"", { missingProperty: "total" }));
     } else {
       const property0 = value["total"];
@@ -208,7 +189,7 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
@@ -217,7 +198,8 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const issues: ValidationIssue[] = [];
       collect(value, [], issues);
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
-      return { ok: false, issues: issues.slice(0, maxIssues), truncated: issues.length > maxIssues };
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
       return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
     }

@@ -108,8 +108,11 @@ const maxIssues = 100;
 
 function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
-  for (const segment of path) instancePath += "/" + String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
-  return { instancePath, schemaPath, keyword, message, params, path: [...path] };
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
 /** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
@@ -201,76 +204,68 @@ const allowedValues2 = Object.freeze([[1, 2], { kind: "point" }, "plain"]);
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "query")) {
-    return false;
-  } else {
-    const property0 = value["query"];
-    if (typeof property0 !== "string") return false;
-    if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
-    if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
-  }
-  if (Object.hasOwn(value, "tags")) {
-    const property1 = value["tags"];
+  let present = 0;
+  const property0 = value["query"];
+  if (property0 === undefined) return false;
+  if (typeof property0 !== "string") return false;
+  if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
+  if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
+  const property1 = value["tags"];
+  if (property1 !== undefined) {
+    present++;
     if (!checkInputTags(property1)) return false;
   }
-  if (Object.hasOwn(value, "sort")) {
-    const property2 = value["sort"];
+  const property2 = value["sort"];
+  if (property2 !== undefined) {
+    present++;
     if (typeof property2 !== "string") return false;
     if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) return false;
   }
-  if (Object.hasOwn(value, "limit")) {
-    const property3 = value["limit"];
+  const property3 = value["limit"];
+  if (property3 !== undefined) {
+    present++;
     if (typeof property3 !== "number" || !Number.isInteger(property3)) return false;
     if (property3 < 1) return false;
     if (property3 > 100) return false;
   }
-  if (Object.hasOwn(value, "minScore")) {
-    const property4 = value["minScore"];
+  const property4 = value["minScore"];
+  if (property4 !== undefined) {
+    present++;
     if (typeof property4 !== "number" || !Number.isFinite(property4)) return false;
     if (property4 < 0) return false;
     if (property4 > 1) return false;
   }
-  if (Object.hasOwn(value, "archived")) {
-    const property5 = value["archived"];
+  const property5 = value["archived"];
+  if (property5 !== undefined) {
+    present++;
     if (typeof property5 !== "boolean") return false;
   }
-  if (Object.hasOwn(value, "cursor")) {
-    const property6 = value["cursor"];
+  const property6 = value["cursor"];
+  if (property6 !== undefined) {
+    present++;
     if (property6 !== null) return false;
   }
-  if (Object.hasOwn(value, "filters")) {
-    const property7 = value["filters"];
+  const property7 = value["filters"];
+  if (property7 !== undefined) {
+    present++;
     if (!checkInputFilters(property7)) return false;
   }
-  if (Object.hasOwn(value, "extra")) {
-    const property8 = value["extra"];
+  const property8 = value["extra"];
+  if (property8 !== undefined) {
+    present++;
     if (!isJsonValue(property8)) return false;
   }
-  for (const key in value) {
-    switch (key) {
-      case "query":
-      case "tags":
-      case "sort":
-      case "limit":
-      case "minScore":
-      case "archived":
-      case "cursor":
-      case "filters":
-      case "extra":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 1 + present) return false;
   return true;
 }
 
-function collectInput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "query")) {
+    if (value["query"] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"query\"", { missingProperty: "query" }));
     } else {
       const property0 = value["query"];
@@ -283,7 +278,11 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
     }
     if (Object.hasOwn(value, "tags")) {
       const property1 = value["tags"];
-      collectInputTags(property1, [...path, "tags"], issues);
+      if (!checkInputTags(property1)) {
+        path.push("tags");
+        collectInputTags(property1, path, issues);
+        path.pop();
+      }
     }
     if (Object.hasOwn(value, "sort")) {
       const property2 = value["sort"];
@@ -321,7 +320,11 @@ function collectInput(value: unknown, path: readonly PathSegment[], issues: Vali
     }
     if (Object.hasOwn(value, "filters")) {
       const property7 = value["filters"];
-      collectInputFilters(property7, [...path, "filters"], issues);
+      if (!checkInputFilters(property7)) {
+        path.push("filters");
+        collectInputFilters(property7, path, issues);
+        path.pop();
+      }
     }
     if (Object.hasOwn(value, "extra")) {
       const property8 = value["extra"];
@@ -359,7 +362,7 @@ function checkInputTags(value: unknown): boolean {
   return true;
 }
 
-function collectInputTags(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInputTags(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!Array.isArray(value)) {
     issues.push(issue(path, "#/properties/tags/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
@@ -378,28 +381,32 @@ function collectInputTags(value: unknown, path: readonly PathSegment[], issues: 
 // #/properties/filters
 function checkInputFilters(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (Object.hasOwn(value, "after")) {
-    const property0 = value["after"];
+  let present = 0;
+  const property0 = value["after"];
+  if (property0 !== undefined) {
+    present++;
     if (typeof property0 !== "string") return false;
   }
-  if (Object.hasOwn(value, "before")) {
-    const property1 = value["before"];
+  const property1 = value["before"];
+  if (property1 !== undefined) {
+    present++;
     if (typeof property1 !== "string") return false;
   }
+  let known = 0;
   for (const key in value) {
     switch (key) {
       case "after":
       case "before":
+        known++;
         continue;
     }
-    if (Object.hasOwn(value, key)) {
-      if (!isJsonValue(value[key])) return false;
-    }
+    if (!isJsonValue(value[key])) return false;
   }
+  if (known !== present) return false;
   return true;
 }
 
-function collectInputFilters(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectInputFilters(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/filters/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
@@ -427,45 +434,41 @@ function collectInputFilters(value: unknown, path: readonly PathSegment[], issue
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "hits")) {
-    return false;
-  } else {
-    const property0 = value["hits"];
-    if (!checkOutputHits(property0)) return false;
-  }
-  if (Object.hasOwn(value, "next")) {
-    const property1 = value["next"];
+  let present = 0;
+  const property0 = value["hits"];
+  if (property0 === undefined) return false;
+  if (!checkOutputHits(property0)) return false;
+  const property1 = value["next"];
+  if (property1 !== undefined) {
+    present++;
     if (!isJsonValue(property1)) return false;
     if (!(property1 === null || property1 === "more")) return false;
   }
-  if (Object.hasOwn(value, "shape")) {
-    const property2 = value["shape"];
+  const property2 = value["shape"];
+  if (property2 !== undefined) {
+    present++;
     if (!isJsonValue(property2)) return false;
     if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) return false;
   }
-  for (const key in value) {
-    switch (key) {
-      case "hits":
-      case "next":
-      case "shape":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 1 + present) return false;
   return true;
 }
 
-function collectOutput(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "hits")) {
+    if (value["hits"] === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
     } else {
       const property0 = value["hits"];
-      collectOutputHits(property0, [...path, "hits"], issues);
+      if (!checkOutputHits(property0)) {
+        path.push("hits");
+        collectOutputHits(property0, path, issues);
+        path.pop();
+      }
     }
     if (Object.hasOwn(value, "next")) {
       const property1 = value["next"];
@@ -501,13 +504,17 @@ function checkOutputHits(value: unknown): boolean {
   return true;
 }
 
-function collectOutputHits(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputHits(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!Array.isArray(value)) {
     issues.push(issue(path, "#/properties/hits/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = value[i];
-      collectOutputHitsItems(item, [...path, i], issues);
+      if (!checkOutputHitsItems(item)) {
+        path.push(i);
+        collectOutputHitsItems(item, path, issues);
+        path.pop();
+      }
     }
   }
 }
@@ -515,48 +522,36 @@ function collectOutputHits(value: unknown, path: readonly PathSegment[], issues:
 // #/properties/hits/items
 function checkOutputHitsItems(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (!Object.hasOwn(value, "id")) {
-    return false;
-  } else {
-    const property0 = value["id"];
-    if (typeof property0 !== "string") return false;
-  }
-  if (!Object.hasOwn(value, "score")) {
-    return false;
-  } else {
-    const property1 = value["score"];
-    if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
-  }
-  if (Object.hasOwn(value, "snippet")) {
-    const property2 = value["snippet"];
+  let present = 0;
+  const property0 = value["id"];
+  if (property0 === undefined) return false;
+  if (typeof property0 !== "string") return false;
+  const property1 = value["score"];
+  if (property1 === undefined) return false;
+  if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
+  const property2 = value["snippet"];
+  if (property2 !== undefined) {
+    present++;
     if (typeof property2 !== "string") return false;
     if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) return false;
   }
-  for (const key in value) {
-    switch (key) {
-      case "id":
-      case "score":
-      case "snippet":
-        continue;
-    }
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
+  let keys = 0;
+  for (const _key in value) keys++;
+  if (keys !== 2 + present) return false;
   return true;
 }
 
-function collectOutputHitsItems(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/hits/items/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (!Object.hasOwn(value, "id")) {
+    if (value["id"] === undefined) {
       issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"id\"", { missingProperty: "id" }));
     } else {
       const property0 = value["id"];
       if (typeof property0 !== "string") issues.push(issue([...path, "id"], "#/properties/hits/items/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    if (!Object.hasOwn(value, "score")) {
+    if (value["score"] === undefined) {
       issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"score\"", { missingProperty: "score" }));
     } else {
       const property1 = value["score"];
@@ -605,7 +600,7 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
@@ -614,7 +609,8 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const issues: ValidationIssue[] = [];
       collect(value, [], issues);
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
-      return { ok: false, issues: issues.slice(0, maxIssues), truncated: issues.length > maxIssues };
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
       return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
     }

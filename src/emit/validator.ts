@@ -18,20 +18,32 @@ export interface ValidatorCode {
 type KeywordCheck = readonly [keyword: string, check: EmittedCheck];
 
 /**
+ * Where a value sits, for `collect`: the function's mutable path array and, for a value inline in
+ * its parent's function, its key. Arrays are allocated only for an issue; a child function's call
+ * pushes and pops the key instead.
+ */
+interface PathRef {
+  readonly base: Code;
+  readonly key?: Code;
+}
+
+const at = (path: PathRef): Code => (path.key === undefined ? path.base : code`[...${path.base}, ${path.key}]`);
+const functionPath: PathRef = { base: new Code('path') };
+const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
+
+/**
  * How one pass renders the shared checks. `check` is the fast path: it returns false at the first
  * failure and allocates nothing. `collect` reports every issue with its paths.
  */
 interface Pass {
   /** A statement for one keyword check at `path`. */
-  failIf(keyword: string, check: EmittedCheck, schemaPath: string, path: Code): Code;
+  failIf(keyword: string, check: EmittedCheck, schemaPath: string, path: PathRef): Code;
   /** The type check, then `rest` only for values of that type. */
-  typed(typeCheck: EmittedCheck, schemaPath: string, path: Code, rest: Code): Code;
+  typed(typeCheck: EmittedCheck, schemaPath: string, path: PathRef, rest: Code): Code;
   /** A statement for a value that is not JSON at all. */
-  notJson(value: Code, schemaPath: string, path: Code): Code;
+  notJson(value: Code, schemaPath: string, path: PathRef): Code;
   /** A statement that runs a child shape's function. */
-  child(names: ValidatorCode, value: Code, path: Code): Code;
-  missing(name: string, schemaPath: string, path: Code): Code;
-  unexpected(value: Code, rules: ObjectRules, schemaPath: string, path: Code): Code;
+  child(names: ValidatorCode, value: Code, path: PathRef): Code;
   /** Extra loop condition: collecting stops once there are more issues than a result keeps. */
   readonly loopLimit: string;
 }
@@ -41,12 +53,15 @@ const checkPass: Pass = {
   typed: (typeCheck, _, __, rest) => lines([code`if (${typeCheck.fails}) return false;`, rest]),
   notJson: () => code`return false;`,
   child: (names, value) => code`if (!${new Code(names.checkName)}(${value})) return false;`,
-  missing: () => code`return false;`,
-  unexpected: () => code`return false;`,
   loopLimit: '',
 };
 
-const issue = (path: Code, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${path}, ${schemaPath}, ${keyword}, ${message}, ${params}));`;
+const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPath}, ${keyword}, ${message}, ${params}));`;
+
+const missing = (name: string, schemaPath: string, path: PathRef): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', requiredMessage(name), code`{ missingProperty: ${name} }`);
+
+const unexpected = (rules: ObjectRules, schemaPath: string): Code =>
+  issue(keyed(new Code('key')), appendPointer(schemaPath, 'additionalProperties'), 'additionalProperties', unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name)), code`{ additionalProperty: key }`);
 
 const collectPass: Pass = {
   failIf: (keyword, check, schemaPath, path) => code`if (${check.fails}) ${issue(path, appendPointer(schemaPath, keyword), keyword, check.message, check.params)}`,
@@ -56,16 +71,12 @@ const collectPass: Pass = {
     return lines([code`if (${typeCheck.fails}) {`, indent(report), code`} else {`, indent(rest), code`}`]);
   },
   notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + describeType(${value})`, code`{}`),
-  child: (names, value, path) => code`${new Code(names.collectName)}(${value}, ${path}, issues);`,
-  missing: (name, schemaPath, path) => issue(path, appendPointer(schemaPath, 'required'), 'required', requiredMessage(name), code`{ missingProperty: ${name} }`),
-  unexpected: (_, rules, schemaPath, path) =>
-    issue(
-      code`[...${path}, key]`,
-      appendPointer(schemaPath, 'additionalProperties'),
-      'additionalProperties',
-      unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name)),
-      code`{ additionalProperty: key }`,
-    ),
+  // A child that passes the fast check has nothing to report: only failing subtrees are collected.
+  child: (names, value, path) => {
+    const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues);`;
+    const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
+    return lines([code`if (!${new Code(names.checkName)}(${value})) {`, indent(collect), code`}`]);
+  },
   loopLimit: ' && issues.length <= maxIssues',
 };
 
@@ -128,10 +139,10 @@ export class ValidatorEmitter {
     this.functions.push(new Code(''));
     const value = new Code('value');
     const comment = `// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
-    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, indent(this.nodeStatements(checkPass, node, value, new Code('[]'), base)), code`  return true;`, code`}`]);
+    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, indent(this.nodeStatements(checkPass, node, value, functionPath, base)), code`  return true;`, code`}`]);
     const collect = lines([
-      code`function ${new Code(names.collectName)}(value: unknown, path: readonly PathSegment[], issues: ValidationIssue[]): void {`,
-      indent(this.nodeStatements(collectPass, node, value, new Code('path'), base)),
+      code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {`,
+      indent(this.nodeStatements(collectPass, node, value, functionPath, base)),
       code`}`,
     ]);
     this.functions[slot] = new Code(`${check.text}\n\n${collect.text}`);
@@ -139,13 +150,13 @@ export class ValidatorEmitter {
   }
 
   /** A child object or array gets functions of its own; scalars stay inline. */
-  private childStatements(pass: Pass, node: SchemaNode, value: Code, path: Code, stem: string): Code {
+  private childStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
     const structured = node.kind === 'object' || node.kind === 'array' || (node.kind === 'any' && hasStructuredRules(node));
     if (!structured) return this.nodeStatements(pass, node, value, path, stem);
     return pass.child(this.shapeFunctions(node, stem, ''), value, path);
   }
 
-  private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: Code, stem: string): Code {
+  private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
     const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
     const enumCheck = node.enum === undefined ? [] : failAll([['enum', emitEnumCheck(node.enum, value, this.context)]]);
     const typed = (body: readonly Code[]): Code => {
@@ -171,7 +182,7 @@ export class ValidatorEmitter {
   }
 
   /** A schema without `type`: each type's rules apply to values of that type; anything else must be JSON. */
-  private anyStatements(pass: Pass, node: AnyNode, value: Code, path: Code, stem: string): Code {
+  private anyStatements(pass: Pass, node: AnyNode, value: Code, path: PathRef, stem: string): Code {
     const { string, number, array, object } = node.rules;
     const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
     const stringChecks = failAll(this.stringChecks(string, value));
@@ -213,12 +224,12 @@ export class ValidatorEmitter {
     return checks;
   }
 
-  private arrayStatements(pass: Pass, rules: ArrayRules, schemaPath: string, value: Code, path: Code, stem: string): Code {
+  private arrayStatements(pass: Pass, rules: ArrayRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
     const counts: KeywordCheck[] = [];
     if (rules.minItems) counts.push(['minItems', minItemsConstraint.emit(rules.minItems, value, this.context)]);
     if (rules.maxItems) counts.push(['maxItems', maxItemsConstraint.emit(rules.maxItems, value, this.context)]);
     const item = new Code('item');
-    const itemPath = code`[...${path}, i]`;
+    const itemPath = keyed(new Code('i'));
     let itemStatements: Code;
     if (rules.items === undefined) {
       this.helpers.add('isJsonValue');
@@ -236,43 +247,117 @@ export class ValidatorEmitter {
     ]);
   }
 
-  private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: Code, stem: string): Code {
+  private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
+    return pass === checkPass ? this.objectCheck(rules, value, stem) : this.objectCollect(rules, schemaPath, value, path, stem);
+  }
+
+  /**
+   * The fast path reads each property once. For a plain object a read is an own-property lookup,
+   * except for names Object.prototype has itself (`toString`, `__proto__`, …), which are tested
+   * with `Object.hasOwn`. Counting the keys for…in visits then proves there is no unexpected key
+   * (and no own property holding `undefined`) without a lookup per key. Inherited enumerable keys,
+   * which only a polluted Object.prototype has, make the count disagree: the check fails closed.
+   */
+  private objectCheck(rules: ObjectRules, value: Code, stem: string): Code {
     const statements: Code[] = [];
+    const required = new Set(rules.required);
+    const optional = rules.properties.filter((p) => !required.has(p.name));
+    const present = new Code('present');
+    if (optional.length > 0) statements.push(code`let ${present} = 0;`);
     rules.properties.forEach(({ name, schema }, index) => {
       const local = new Code(`property${index}`);
-      const present = lines([code`const ${local} = ${value}[${name}];`, this.childStatements(pass, schema, local, code`[...${path}, ${name}]`, `${stem}${propertyStem(name, index)}`)]);
+      const check = this.childStatements(checkPass, schema, local, functionPath, `${stem}${propertyStem(name, index)}`);
+      const read = code`const ${local} = ${value}[${name}];`;
+      if (required.has(name)) {
+        if (inheritedNames.has(name)) statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`, read, check);
+        else statements.push(read, code`if (${local} === undefined) return false;`, check);
+      } else if (inheritedNames.has(name)) {
+        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(lines([code`${present}++;`, read, check])), code`}`]));
+      } else {
+        statements.push(read, lines([code`if (${local} !== undefined) {`, indent(lines([code`${present}++;`, check])), code`}`]));
+      }
+    });
+    for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
+      statements.push(inheritedNames.has(name) ? code`if (!Object.hasOwn(${value}, ${name})) return false;` : code`if (${value}[${name}] === undefined) return false;`);
+    }
+    const expected = optional.length === 0 ? code`${rules.required.length}` : rules.required.length === 0 ? present : code`${rules.required.length} + ${present}`;
+    if (rules.additionalProperties === false) {
+      statements.push(code`let keys = 0;`, code`for (const _key in ${value}) keys++;`, code`if (keys !== ${expected}) return false;`);
+      return lines(statements);
+    }
+    // An open object: every other key's value must still be JSON.
+    this.helpers.add('isJsonValue');
+    const knownNames = [...new Set([...rules.properties.map((p) => p.name), ...rules.required])];
+    if (knownNames.length === 0) {
+      statements.push(code`for (const key in ${value}) {`, code`  if (!isJsonValue(${value}[key])) return false;`, code`}`);
+      return lines(statements);
+    }
+    statements.push(
+      code`let known = 0;`,
+      code`for (const key in ${value}) {`,
+      code`  switch (key) {`,
+      ...knownNames.map((name) => code`    case ${name}:`),
+      code`      known++;`,
+      code`      continue;`,
+      code`  }`,
+      code`  if (!isJsonValue(${value}[key])) return false;`,
+      code`}`,
+      code`if (known !== ${expected}) return false;`,
+    );
+    return lines(statements);
+  }
+
+  /** The full report: the same rules as the fast path, each broken one reported where it is. */
+  private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
+    const statements: Code[] = [];
+    const isAbsent = (name: string): Code => (inheritedNames.has(name) ? code`!Object.hasOwn(${value}, ${name})` : code`${value}[${name}] === undefined`);
+    rules.properties.forEach(({ name, schema }, index) => {
+      const local = new Code(`property${index}`);
+      const propertyPath = keyed(code`${name}`);
+      const present = lines([code`const ${local} = ${value}[${name}];`, this.childStatements(collectPass, schema, local, propertyPath, `${stem}${propertyStem(name, index)}`)]);
       if (rules.required.includes(name)) {
-        statements.push(lines([code`if (!Object.hasOwn(${value}, ${name})) {`, indent(pass.missing(name, schemaPath, path)), code`} else {`, indent(present), code`}`]));
+        statements.push(lines([code`if (${isAbsent(name)}) {`, indent(missing(name, schemaPath, path)), code`} else {`, indent(present), code`}`]));
       } else {
         statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(present), code`}`]));
       }
     });
     for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
-      statements.push(code`if (!Object.hasOwn(${value}, ${name})) ${pass.missing(name, schemaPath, path)}`);
+      statements.push(code`if (${isAbsent(name)}) ${missing(name, schemaPath, path)}`);
     }
-    statements.push(this.extraKeysLoop(pass, rules, schemaPath, value, path));
-    return lines(statements);
-  }
-
-  /**
-   * Visits every own key not named in `properties`. for…in allocates nothing; the `hasOwn` test
-   * keeps inherited keys out, so only own properties count, as the spec requires.
-   */
-  private extraKeysLoop(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: Code): Code {
     let onExtra: Code;
     if (rules.additionalProperties === false) {
-      onExtra = pass.unexpected(value, rules, schemaPath, path);
+      onExtra = unexpected(rules, schemaPath);
     } else {
       this.helpers.add('isJsonValue');
       this.helpers.add('describeType');
       const extra = code`${value}[key]`;
-      onExtra = code`if (!isJsonValue(${extra})) ${pass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), code`[...${path}, key]`)}`;
+      onExtra = code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`;
     }
     const known = rules.properties.map((p) => code`    case ${p.name}:`);
     const skipKnown = known.length === 0 ? [] : [code`  switch (key) {`, ...known, code`      continue;`, code`  }`];
-    return lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, indent(onExtra, 2), code`  }`, code`}`]);
+    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, indent(onExtra, 2), code`  }`, code`}`]));
+    return lines(statements);
   }
 }
+
+/**
+ * Names a plain object inherits from Object.prototype: reading one of them finds the inherited
+ * member when the object lacks it, so their presence is tested with `Object.hasOwn`.
+ */
+const inheritedNames: ReadonlySet<string> = new Set([
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+]);
 
 function isEmptyArrayRules(rules: ArrayRules): boolean {
   return rules.items === undefined && rules.minItems === undefined && rules.maxItems === undefined;
