@@ -43,8 +43,11 @@ export function literal(value: Literal): string {
  * paragraph separators are escaped too, so the literal also survives tools that split lines on them.
  */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value);
+  return lineSeparators.test(json) ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : json;
 }
+
+const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {
   return new Code(parts.map((part) => part.text).join(separator));
@@ -61,13 +64,7 @@ export function lines(parts: readonly (Code | undefined)[]): Code {
 }
 
 export function indent(block: Code, levels = 1): Code {
-  const pad = '  '.repeat(levels);
-  return new Code(
-    block.text
-      .split('\n')
-      .map((line) => (line === '' ? line : pad + line))
-      .join('\n'),
-  );
+  return new Code(block.text.replace(/^(?=.)/gm, '  '.repeat(levels)));
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -49,7 +49,7 @@ export interface CatalogEntry {
 
 export interface RuntimeOptions {
   readonly envelope?: Partial<EnvelopeLimits>;
-  /** How many of the latest records `records()` keeps (default 10,000); `onRecord` hears them all. */
+  /** How many of the latest records `records()` keeps (default 1,000); `onRecord` hears them all. */
   readonly maxRecords?: number;
   /** Called with every record as it is created or reaches its outcome. */
   readonly onRecord?: (record: CallRecord) => void;
@@ -103,7 +103,7 @@ export class CapabilityRuntime {
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
-    this.maxRecords = options.maxRecords ?? 10_000;
+    this.maxRecords = options.maxRecords ?? 1_000;
   }
 
   // ---- registration
