@@ -1,5 +1,4 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
 import { compileContracts } from '../compiler.js';
 import { discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
 import type { EmitKind } from '../output/file-set.js';
@@ -52,7 +51,8 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     const schedule = (_event: string, fileName: string | Buffer | null): void => {
-      if (fileName !== null && String(fileName).startsWith(join(options.out))) return;
+      // Our own writes (an output folder inside a watched one) must not trigger another build.
+      if (fileName !== null && /\.(ts|js|tmp)$/.test(String(fileName))) return;
       clearTimeout(timer);
       timer = setTimeout(rebuild, debounceMs);
     };

@@ -69,11 +69,6 @@ export function indent(block: Code, levels = 1): Code {
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** `obj.name` when the name is a plain identifier, otherwise `obj["na\"me"]`. */
-export function member(object: Code, name: string): Code {
-  return identifierPattern.test(name) ? code`${object}.${new Code(name)}` : code`${object}[${name}]`;
-}
-
 /**
  * A key in an object literal. `__proto__` as a plain key would set the prototype instead of
  * creating a property, so it is written as a computed key.

@@ -16,7 +16,6 @@ export type SchemaNode =
   | ObjectNode
   | AnyNode;
 
-export type SchemaKind = SchemaNode['kind'];
 export type TypeName = 'null' | 'boolean' | 'number' | 'integer' | 'string' | 'array' | 'object';
 
 export interface NodeBase {
@@ -126,8 +125,4 @@ export interface Annotations {
   readonly examples?: readonly JsonNode[];
   readonly $schema?: string;
   readonly $id?: string;
-}
-
-export function propertyNode(rules: ObjectRules, name: string): SchemaNode | undefined {
-  return rules.properties.find((property) => property.name === name)?.schema;
 }

@@ -51,28 +51,3 @@ export interface JsonNullNode extends NodeBase {
 export function findMember(node: JsonObjectNode, key: string): JsonMember | undefined {
   return node.members.find((member) => member.key === key);
 }
-
-/** A plain JS value for a node. Numbers become JS numbers: use only where rounding cannot matter. */
-export function toPlainValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case 'object': {
-      const result: Record<string, unknown> = {};
-      for (const member of node.members) {
-        Object.defineProperty(result, member.key, { value: toPlainValue(member.value), enumerable: true, writable: true, configurable: true });
-      }
-      return result;
-    }
-    case 'array':
-      return node.items.map(toPlainValue);
-    case 'number':
-      return Number(node.lexeme);
-    case 'null':
-      return null;
-    default:
-      return node.value;
-  }
-}
-
-export function jsonKindName(node: JsonNode): string {
-  return node.kind === 'number' ? `number ${node.lexeme}` : node.kind;
-}

@@ -8,7 +8,6 @@ import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { invalidValue, reportAt, located, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
-import { roundTripsThroughF64 } from './number-bounds.js';
 import { limits } from '../limits.js';
 
 export const enumKeyword: KeywordDefinition<EnumRule> = {
