@@ -108,9 +108,9 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -240,7 +240,6 @@ function checkInput(value: unknown): boolean {
     if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) return false;
   }
   const property11 = value[""];
-  if (property11 === undefined) return false;
   if (typeof property11 !== "string") return false;
   if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
   const property12 = value["new\nline"];

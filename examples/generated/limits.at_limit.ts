@@ -284,9 +284,9 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -1704,7 +1704,6 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
 function checkOutputDeep(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1749,7 +1748,6 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
 function checkOutputDeepNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1794,7 +1792,6 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
 function checkOutputDeepNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1839,7 +1836,6 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
 function checkOutputDeepNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1884,7 +1880,6 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
 function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1929,7 +1924,6 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
 function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -1974,7 +1968,6 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
 function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2019,7 +2012,6 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
 function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2064,7 +2056,6 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
 function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2109,7 +2100,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
 function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2154,7 +2144,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2199,7 +2188,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2244,7 +2232,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2289,7 +2276,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2334,7 +2320,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2379,7 +2364,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2424,7 +2408,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2469,7 +2452,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2514,7 +2496,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2559,7 +2540,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2604,7 +2584,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2649,7 +2628,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2694,7 +2672,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2739,7 +2716,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2784,7 +2760,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2829,7 +2804,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2874,7 +2848,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2919,7 +2892,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -2964,7 +2936,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
   let known = 0;
   for (const key in value) {
@@ -3009,7 +2980,6 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["next"];
-  if (property0 === undefined) return false;
   if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
   let known = 0;
   for (const key in value) {

@@ -74,9 +74,9 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -94,10 +94,8 @@ function describeType(value: unknown): string {
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["left"];
-  if (property0 === undefined) return false;
   if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
   const property1 = value["right"];
-  if (property1 === undefined) return false;
   if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
   let keys = 0;
   for (const _key in value) keys++;
@@ -138,7 +136,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const property0 = value["total"];
-  if (property0 === undefined) return false;
   if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
   let keys = 0;
   for (const _key in value) keys++;

@@ -115,9 +115,9 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -206,7 +206,6 @@ function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   let present = 0;
   const property0 = value["query"];
-  if (property0 === undefined) return false;
   if (typeof property0 !== "string") return false;
   if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
   if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
@@ -436,7 +435,6 @@ function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   let present = 0;
   const property0 = value["hits"];
-  if (property0 === undefined) return false;
   if (!checkOutputHits(property0)) return false;
   const property1 = value["next"];
   if (property1 !== undefined) {
@@ -524,10 +522,8 @@ function checkOutputHitsItems(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   let present = 0;
   const property0 = value["id"];
-  if (property0 === undefined) return false;
   if (typeof property0 !== "string") return false;
   const property1 = value["score"];
-  if (property1 === undefined) return false;
   if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
   const property2 = value["snippet"];
   if (property2 !== undefined) {

@@ -26,9 +26,9 @@ interface Helper {
 const helperSources: Readonly<Record<HelperName, Helper>> = {
   isPlainObject: {
     uses: () => [],
-    source: () => `/** A JSON object: an object literal or a null-prototype object, never an array or a class instance. */
+    source: () => `/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }`,

@@ -269,8 +269,9 @@ export class ValidatorEmitter {
       const check = this.childStatements(checkPass, schema, local, functionPath, `${stem}${propertyStem(name, index)}`);
       const read = code`const ${local} = ${value}[${name}];`;
       if (required.has(name)) {
+        // Every schema rejects undefined, so the property's own check also catches its absence.
         if (inheritedNames.has(name)) statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`, read, check);
-        else statements.push(read, code`if (${local} === undefined) return false;`, check);
+        else statements.push(read, check);
       } else if (inheritedNames.has(name)) {
         statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(lines([code`${present}++;`, read, check])), code`}`]));
       } else {
