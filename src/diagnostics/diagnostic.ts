@@ -60,7 +60,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 /** Escapes one reference token of a JSON Pointer (RFC 6901). */
 export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+  return token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
 }
 
 export function appendPointer(pointer: string, token: string | number): string {

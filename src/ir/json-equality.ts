@@ -24,3 +24,24 @@ export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: strin
       );
   }
 }
+
+/** Equal under `jsonNodesEqual` exactly when the keys are equal: for finding repeats in one pass. */
+export function equalityKey(node: JsonNode, numeric: (lexeme: string) => Decimal): string {
+  switch (node.kind) {
+    case 'number': {
+      const value = numeric(node.lexeme);
+      return value.isZero() ? 'n0' : `n${value.toString()}`;
+    }
+    case 'array':
+      return `[${node.items.map((item) => equalityKey(item, numeric)).join(',')}]`;
+    case 'object':
+      return `{${[...node.members]
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map((m) => `${JSON.stringify(m.key)}:${equalityKey(m.value, numeric)}`)
+        .join(',')}}`;
+    case 'string':
+      return JSON.stringify(node.value);
+    default:
+      return String(node.kind === 'null' ? null : node.value);
+  }
+}

@@ -122,7 +122,11 @@ function reportUnsupported(keyword: string, value: JsonNode, context: ReadContex
 
 /** Drops undefined fields, as `exactOptionalPropertyTypes` wants optional fields absent, not undefined. */
 function withDefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const result: Record<string, unknown> = {};
+  for (const key in value) {
+    if (value[key] !== undefined) result[key] = value[key];
+  }
+  return result as T;
 }
 
 function stringRules(values: Map<string, unknown>): StringRules {

@@ -1,6 +1,6 @@
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { canonicalJson } from '../ir/canonical.js';
-import { jsonNodesEqual } from '../ir/json-equality.js';
+import { equalityKey } from '../ir/json-equality.js';
 import type { AnyRules, Located, SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { evaluate, type NumericReading } from './evaluate.js';
@@ -28,8 +28,11 @@ export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, re
   if (node.enum !== undefined) {
     const values = node.enum.values;
     if (values.length === 0) warn('JTC204', node.enum, '"enum" is empty: no value is valid', 'list the allowed values, or remove the property');
-    values.forEach((value, i) => {
-      const repeated = values.slice(0, i).some((earlier) => jsonNodesEqual(earlier, value, numeric));
+    const seen = new Set<string>();
+    values.forEach((value) => {
+      const key = equalityKey(value, numeric);
+      const repeated = seen.has(key);
+      seen.add(key);
       if (repeated) warn('JTC205', value, `enum value ${canonicalJson(value)} repeats an earlier one`, 'remove the repetition');
       else if (!evaluate(node, value, numeric, { ignoreEnum: true })) {
         warn('JTC203', value, `enum value ${canonicalJson(value)} is rejected by the schema's own type or bounds`, 'remove it or correct the schema');

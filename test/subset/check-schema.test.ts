@@ -95,6 +95,8 @@ describe('warnings', () => {
     ['{"type": "object", "required": ["a"], "enum": [{"b": 1}]}', 'JTC203'],
     ['{"enum": []}', 'JTC204'],
     ['{"enum": [{"a": 1, "b": 2}, {"b": 2, "a": 1.0}]}', 'JTC205'],
+    ['{"enum": [0, "0", -0]}', 'JTC205'],
+    ['{"enum": [[1e2], [100.0]]}', 'JTC205'],
     ['{"properties": {}, "required": ["x"], "additionalProperties": false}', 'JTC206'],
     ['{"type": "string", "examples": ["ok", 3]}', 'JTC207'],
     ['{"type": "array", "items": {"type": "integer"}, "default": [1, "2"]}', 'JTC207'],
