@@ -195,9 +195,29 @@ for (const contract of small) {
     for (let i = 0; i < values.length; i++) if (contract.ours.input.is(values[i]) && contract.ours.output.is(handler(values[i]))) ok++;
     return ok;
   };
-  const plansHere = [viaRuntime, bare].map((run) => ({ run, iterations: measure(run, inputs).iterations, times: [] }));
-  for (let round = 0; round <= rounds; round++) for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, inputs, plan.iterations));
-  callPath.push({ contract: contract.name, runtimeNs: median(plansHere[0].times), bareNs: median(plansHere[1].times) });
+  const texts = inputs.map((input) => JSON.stringify(input));
+  const viaCallJson = (values) => {
+    let ok = 0;
+    for (let i = 0; i < values.length; i++) if (runtime.callJson(contract.name, values[i]).ok) ok++;
+    return ok;
+  };
+  const bareJson = (values) => {
+    let ok = 0;
+    for (let i = 0; i < values.length; i++) {
+      const input = JSON.parse(values[i]);
+      if (contract.ours.input.is(input) && contract.ours.output.is(handler(input)) && JSON.stringify(output).length > 0) ok++;
+    }
+    return ok;
+  };
+  const plansHere = [
+    [viaRuntime, inputs],
+    [bare, inputs],
+    [viaCallJson, texts],
+    [bareJson, texts],
+  ].map(([run, values]) => ({ run, values, iterations: measure(run, values).iterations, times: [] }));
+  for (let round = 0; round <= rounds; round++) for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, plan.values, plan.iterations));
+  const [runtimeNs, bareNs, callJsonNs, bareJsonNs] = plansHere.map((plan) => Math.min(...plan.times));
+  callPath.push({ contract: contract.name, runtimeNs, bareNs, callJsonNs, bareJsonNs });
 }
 
 // ---- cold jtc build of 1,000 contracts, as a whole process
@@ -244,7 +264,7 @@ const summary = {
   gzipRatio: geomean(rows.map((r) => r.size.oursGzip / r.size.ajvGzip)),
   codegenMsPerContract: geomean(rows.map((r) => r.codegenMs)),
   coldBuild1000Ms: coldBuildMs,
-  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs })),
+  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs })),
   mislabels,
 };
 
@@ -259,7 +279,10 @@ for (const engine of engines) console.log(`${pad(engine, 20)} valid ${summary.ra
 console.log(`\ngenerated code, gzip, ours/ajv standalone (geometric mean): ${summary.gzipRatio.toFixed(2)}×`);
 console.log(`codegen per contract in-process (geometric mean): ${summary.codegenMsPerContract.toFixed(2)} ms`);
 console.log(`cold jtc build of 1,000 contracts: ${(coldBuildMs / 1000).toFixed(2)} s`);
-for (const c of summary.callPath) console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
+for (const c of summary.callPath) {
+  console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
+  console.log(`runtime.callJson vs JSON.parse + is + handler + JSON.stringify, ${c.contract}: ${c.jsonRatio.toFixed(2)}× (${c.callJsonNs.toFixed(0)} vs ${c.bareJsonNs.toFixed(0)} ns)`);
+}
 if (mislabels.length > 0) console.log(`\nmislabelled samples (those engines' figures are marked invalid):\n  ${mislabels.join('\n  ')}`);
 console.log(`\nmachine: ${summary.machine.cpus} × ${summary.machine.model}, ${summary.machine.memoryGiB} GiB, Node ${summary.machine.node}`);
 

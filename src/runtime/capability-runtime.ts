@@ -1,5 +1,5 @@
 import type { ToolContract, ValidationIssue } from './contract.js';
-import { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
+import { defaultEnvelopeLimits, envelopeProblem, parsedWithinLimits, type EnvelopeLimits } from './envelope.js';
 import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
@@ -138,8 +138,12 @@ export class CapabilityRuntime {
 
   /** A synchronous call. Never throws for a caller's mistake: every failure is a `ToolError` result. */
   call<O = unknown>(name: string, input: unknown): CallResult<O> {
+    return this.callWith(name, input, false);
+  }
+
+  private callWith<O>(name: string, input: unknown, parsedFromJson: boolean): CallResult<O> {
     const callId = this.newCallId();
-    const started = this.start(name, input, callId);
+    const started = this.start(name, input, callId, undefined, parsedFromJson);
     if (!started.ok) return started;
     const call = started.call;
     let output: unknown;
@@ -158,14 +162,20 @@ export class CapabilityRuntime {
   /** A call with JSON text in and JSON text out. Malformed JSON is denied as `invalid_json`. */
   callJson(name: string, inputJson: string): CallResult<string> {
     const exactNumbers = this.tools.get(name)?.contract.exactNumbers ?? false;
+    const options = { exactNumbers, maxDepth: this.limits.maxDepth, maxNodes: this.limits.maxNodes };
     let input: unknown;
     try {
-      input = parseJson(inputJson, { exactNumbers, maxDepth: this.limits.maxDepth });
+      // The default mode takes the native parser and checks its result; a result it rejects is
+      // parsed again by parseJson, whose error names the offending number or the limit.
+      input = exactNumbers ? parseJson(inputJson, options) : JSON.parse(inputJson);
+      if (!exactNumbers && !parsedWithinLimits(input, this.limits)) input = parseJson(inputJson, options);
     } catch (error) {
       const callId = this.newCallId();
       return this.deny(this.openRecord(name, callId), callId, new ToolError('invalid_json', `input for "${name}" is not valid JSON: ${(error as Error).message}`));
     }
-    const result = this.call(name, input);
+    // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
+    // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
+    const result = this.callWith(name, input, true);
     return result.ok ? { ...result, output: exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output) } : result;
   }
 
@@ -278,12 +288,12 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, callId: string, handle?: MutableHandle): { ok: true; call: OpenCall } | CallFailure {
+  private start(name: string, input: unknown, callId: string, handle?: MutableHandle, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
     const record = this.openRecord(name, callId);
     const entry = this.tools.get(name);
     if (entry === undefined) return this.deny(record, callId, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
     if (handle === undefined && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
-    const problem = envelopeProblem(input, this.limits, entry.contract.exactNumbers);
+    const problem = parsedFromJson ? rootProblem(input) : envelopeProblem(input, this.limits, entry.contract.exactNumbers);
     if (problem !== undefined) return this.deny(record, callId, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(input)) {
       const issues = issuesOf(entry.contract.input.validate(input));
@@ -356,6 +366,11 @@ export class CapabilityRuntime {
     if (errorCode !== undefined) record.errorCode = errorCode;
     this.options.onRecord?.({ ...record });
   }
+}
+
+/** For parsed JSON only the root can be wrong: a scalar where an object or array belongs. */
+function rootProblem(input: unknown): string | undefined {
+  return typeof input === 'object' && input !== null ? undefined : `must be a JSON object or array, got ${input === null ? 'null' : typeof input}`;
 }
 
 function newHandle(callId: string, tool: string): MutableHandle {

@@ -10,6 +10,31 @@ export interface EnvelopeLimits {
 
 export const defaultEnvelopeLimits: EnvelopeLimits = { maxDepth: 256, maxNodes: 1_000_000 };
 
+/**
+ * For a value JSON.parse just built, which has plain data properties only: is it within the
+ * limits, and did every number fit a double (JSON.parse turns 1e400 into Infinity)?
+ */
+export function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  let nodes = 0;
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (++nodes > limits.maxNodes) return false;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth > limits.maxDepth) return false;
+      for (const key in value) {
+        values.push((value as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
+}
+
 type Frame = { readonly enter: true; readonly value: unknown; readonly path: string; readonly depth: number } | { readonly enter: false; readonly container: object };
 
 /**

@@ -33,13 +33,15 @@ export interface ParseOptions {
   readonly exactNumbers?: boolean;
   /** Nesting deeper than this is an error rather than a stack overflow (default 256). */
   readonly maxDepth?: number;
+  /** More values than this (containers and scalars) is an error (default: no limit). */
+  readonly maxNodes?: number;
 }
 
 export type ExactJsonValue = null | boolean | number | bigint | JsonNumber | string | ExactJsonValue[] | { [key: string]: ExactJsonValue };
 
 /** Parses JSON text; throws SyntaxError with the offset for malformed text. */
 export function parseJson(text: string, options: ParseOptions = {}): ExactJsonValue {
-  return new JsonReader(text, options.exactNumbers ?? false, options.maxDepth ?? 256).document();
+  return new JsonReader(text, options.exactNumbers ?? false, options.maxDepth ?? 256, options.maxNodes ?? Number.POSITIVE_INFINITY).document();
 }
 
 /** JSON text for a value that may hold bigints and JsonNumbers (and plain JSON values). */
@@ -146,11 +148,13 @@ export function exactNumber(lexeme: string): number | bigint | JsonNumber {
 
 class JsonReader {
   private index = 0;
+  private nodes = 0;
 
   constructor(
     private readonly text: string,
     private readonly exact: boolean,
     private readonly maxDepth: number,
+    private readonly maxNodes: number,
   ) {}
 
   document(): ExactJsonValue {
@@ -162,6 +166,7 @@ class JsonReader {
 
   private value(depth: number): ExactJsonValue {
     if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
+    if (++this.nodes > this.maxNodes) this.fail(`more than ${this.maxNodes} values`);
     this.space();
     const c = this.text[this.index];
     if (c === '{') return this.object(depth);

@@ -151,6 +151,17 @@ describe('callJson', () => {
     expect(runtime.records()).toMatchObject([{ outcome: 'denied', errorCode: 'invalid_json' }]);
   });
 
+  it('holds parsed JSON to the same envelope: an object or array root, within maxNodes', () => {
+    const { runtime } = mathRuntime();
+    const scalar = runtime.callJson('math.add', '"text"');
+    expect(!scalar.ok && [scalar.error.code, scalar.error.message]).toEqual(['invalid_envelope', 'input for "math.add" is not a plain JSON object or array: must be a JSON object or array, got string']);
+    const small = new CapabilityRuntime({ envelope: { maxNodes: 5 } });
+    small.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    expect(small.callJson('math.add', '{"left": 1, "right": 2}').ok).toBe(true);
+    const big = small.callJson('math.add', '[1, 2, 3, 4, 5]');
+    expect(!big.ok && big.error.message).toContain('more than 5 values');
+  });
+
   it('denies hostile nesting without overflowing the stack', () => {
     const { runtime } = mathRuntime();
     const result = runtime.callJson('math.add', '['.repeat(100_000) + ']'.repeat(100_000));
