@@ -63,10 +63,6 @@ export function lines(parts: readonly (Code | undefined)[]): Code {
   );
 }
 
-export function indent(block: Code, levels = 1): Code {
-  return new Code(block.text.replace(/^(?=.)/gm, '  '.repeat(levels)));
-}
-
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**

@@ -7,7 +7,8 @@ import { requiredMessage, unexpectedPropertyMessage } from '../subset/keywords/o
 import { maxLengthConstraint, minLengthConstraint } from '../subset/keywords/string-length.js';
 import { emitTypeCheck } from '../subset/keywords/type.js';
 import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
-import { Code, code, indent, lines } from './code.js';
+import { Code, code, lines } from './code.js';
+import { indentByBraces } from './format.js';
 import type { HelperName } from './helpers.js';
 
 export interface ValidatorCode {
@@ -68,14 +69,14 @@ const collectPass: Pass = {
   typed: (typeCheck, schemaPath, path, rest) => {
     const report = issue(path, appendPointer(schemaPath, 'type'), 'type', typeCheck.message, typeCheck.params);
     if (rest.text === '') return code`if (${typeCheck.fails}) ${report}`;
-    return lines([code`if (${typeCheck.fails}) {`, indent(report), code`} else {`, indent(rest), code`}`]);
+    return lines([code`if (${typeCheck.fails}) {`, report, code`} else {`, rest, code`}`]);
   },
   notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + describeType(${value})`, code`{}`),
   // A child that passes the fast check has nothing to report: only failing subtrees are collected.
   child: (names, value, path) => {
     const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues);`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
-    return lines([code`if (!${new Code(names.checkName)}(${value})) {`, indent(collect), code`}`]);
+    return lines([code`if (!${new Code(names.checkName)}(${value})) {`, collect, code`}`]);
   },
   loopLimit: ' && issues.length <= maxIssues',
 };
@@ -139,13 +140,13 @@ export class ValidatorEmitter {
     this.functions.push(new Code(''));
     const value = new Code('value');
     const comment = `// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
-    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, indent(this.nodeStatements(checkPass, node, value, functionPath, base)), code`  return true;`, code`}`]);
+    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`  return true;`, code`}`]);
     const collect = lines([
       code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {`,
-      indent(this.nodeStatements(collectPass, node, value, functionPath, base)),
+      this.nodeStatements(collectPass, node, value, functionPath, base),
       code`}`,
     ]);
-    this.functions[slot] = new Code(`${check.text}\n\n${collect.text}`);
+    this.functions[slot] = new Code(indentByBraces(`${check.text}\n\n${collect.text}`));
     return names;
   }
 
@@ -197,15 +198,15 @@ export class ValidatorEmitter {
     const isNumber = exact ? code`isNumeric(${value})` : code`typeof ${value} === "number" && Number.isFinite(${value})`;
     return lines([
       code`if (typeof ${value} === "string") {`,
-      indent(lines(stringChecks)),
+      lines(stringChecks),
       code`} else if (${isNumber}) {`,
-      indent(lines(numberChecks)),
+      lines(numberChecks),
       code`} else if (Array.isArray(${value})) {`,
-      indent(isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, node.schemaPath, value, path, stem)),
+      isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, node.schemaPath, value, path, stem),
       code`} else if (isPlainObject(${value})) {`,
-      indent(isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, node.schemaPath, value, path, stem)),
+      isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, node.schemaPath, value, path, stem),
       code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
-      indent(pass.notJson(value, node.schemaPath, path)),
+      pass.notJson(value, node.schemaPath, path),
       code`}`,
     ]);
   }
@@ -242,7 +243,7 @@ export class ValidatorEmitter {
       ...counts.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path)),
       code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`,
       code`  const item: unknown = ${value}[i];`,
-      indent(itemStatements),
+      itemStatements,
       code`}`,
     ]);
   }
@@ -273,9 +274,9 @@ export class ValidatorEmitter {
         if (inheritedNames.has(name)) statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`, read, check);
         else statements.push(read, check);
       } else if (inheritedNames.has(name)) {
-        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(lines([code`${present}++;`, read, check])), code`}`]));
+        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, lines([code`${present}++;`, read, check]), code`}`]));
       } else {
-        statements.push(read, lines([code`if (${local} !== undefined) {`, indent(lines([code`${present}++;`, check])), code`}`]));
+        statements.push(read, lines([code`if (${local} !== undefined) {`, lines([code`${present}++;`, check]), code`}`]));
       }
     });
     for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
@@ -317,9 +318,9 @@ export class ValidatorEmitter {
       const propertyPath = keyed(code`${name}`);
       const present = lines([code`const ${local} = ${value}[${name}];`, this.childStatements(collectPass, schema, local, propertyPath, `${stem}${propertyStem(name, index)}`)]);
       if (rules.required.includes(name)) {
-        statements.push(lines([code`if (${isAbsent(name)}) {`, indent(missing(name, schemaPath, path)), code`} else {`, indent(present), code`}`]));
+        statements.push(lines([code`if (${isAbsent(name)}) {`, missing(name, schemaPath, path), code`} else {`, present, code`}`]));
       } else {
-        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, indent(present), code`}`]));
+        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, present, code`}`]));
       }
     });
     for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
@@ -336,7 +337,7 @@ export class ValidatorEmitter {
     }
     const known = rules.properties.map((p) => code`    case ${p.name}:`);
     const skipKnown = known.length === 0 ? [] : [code`  switch (key) {`, ...known, code`      continue;`, code`  }`];
-    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, indent(onExtra, 2), code`  }`, code`}`]));
+    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, onExtra, code`  }`, code`}`]));
     return lines(statements);
   }
 }
