@@ -140,7 +140,7 @@ export class ValidatorEmitter {
     this.functions.push(new Code(''));
     const value = new Code('value');
     const comment = `// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
-    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`  return true;`, code`}`]);
+    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
     const collect = lines([
       code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {`,
       this.nodeStatements(collectPass, node, value, functionPath, base),
@@ -242,7 +242,7 @@ export class ValidatorEmitter {
     return lines([
       ...counts.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path)),
       code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`,
-      code`  const item: unknown = ${value}[i];`,
+      code`const item: unknown = ${value}[i];`,
       itemStatements,
       code`}`,
     ]);
@@ -291,18 +291,18 @@ export class ValidatorEmitter {
     this.helpers.add('isJsonValue');
     const knownNames = [...new Set([...rules.properties.map((p) => p.name), ...rules.required])];
     if (knownNames.length === 0) {
-      statements.push(code`for (const key in ${value}) {`, code`  if (!isJsonValue(${value}[key])) return false;`, code`}`);
+      statements.push(code`for (const key in ${value}) {`, code`if (!isJsonValue(${value}[key])) return false;`, code`}`);
       return lines(statements);
     }
     statements.push(
       code`let known = 0;`,
       code`for (const key in ${value}) {`,
-      code`  switch (key) {`,
-      ...knownNames.map((name) => code`    case ${name}:`),
-      code`      known++;`,
-      code`      continue;`,
-      code`  }`,
-      code`  if (!isJsonValue(${value}[key])) return false;`,
+      code`switch (key) {`,
+      ...knownNames.map((name) => code`case ${name}:`),
+      code`known++;`,
+      code`continue;`,
+      code`}`,
+      code`if (!isJsonValue(${value}[key])) return false;`,
       code`}`,
       code`if (known !== ${expected}) return false;`,
     );
@@ -335,9 +335,9 @@ export class ValidatorEmitter {
       const extra = code`${value}[key]`;
       onExtra = code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`;
     }
-    const known = rules.properties.map((p) => code`    case ${p.name}:`);
-    const skipKnown = known.length === 0 ? [] : [code`  switch (key) {`, ...known, code`      continue;`, code`  }`];
-    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`  if (Object.hasOwn(${value}, key)) {`, onExtra, code`  }`, code`}`]));
+    const known = rules.properties.map((p) => code`case ${p.name}:`);
+    const skipKnown = known.length === 0 ? [] : [code`switch (key) {`, ...known, code`continue;`, code`}`];
+    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`if (Object.hasOwn(${value}, key)) {`, onExtra, code`}`, code`}`]));
     return lines(statements);
   }
 }
