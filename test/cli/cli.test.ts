@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,14 @@ describe('jtc check', () => {
     expect(missing.stderr).toBe('jtc: no/such/folder: no such file or folder\n');
     expect(jtc(['check', 'fixtures/valid', '--format', 'xml']).code).toBe(2);
     expect(jtc(['frobnicate']).code).toBe(2);
+  });
+
+  it('exits 2 naming a contract file it cannot read', () => {
+    const dir = scratch();
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'contracts/dangling.contract.json'));
+    const { code, stderr } = jtc(['check', 'contracts'], dir);
+    expect(code).toBe(2);
+    expect(stderr).toBe('jtc: contracts/dangling.contract.json: no such file or folder\n');
   });
 
   it('has --help and --version', () => {

@@ -111,6 +111,15 @@ describe('the synchronous call path', () => {
     }
   });
 
+  it('denies 100,000-deep nesting passed as a JS value without overflowing the stack', () => {
+    const { runtime, seen } = mathRuntime();
+    let deep: unknown = { left: 1, right: 1 };
+    for (let i = 0; i < 100_000; i++) deep = { left: 1, right: 1, nested: deep };
+    const result = runtime.call('math.add', deep);
+    expect(!result.ok && result.error.code).toBe('invalid_envelope');
+    expect(seen).toEqual([]);
+  });
+
   it('treats prototype-polluting keys as ordinary, unexpected keys', () => {
     const { runtime, seen } = mathRuntime();
     const result = runtime.call('math.add', JSON.parse('{"left": 1, "right": 2, "__proto__": {"polluted": true}}'));
