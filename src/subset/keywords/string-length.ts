@@ -5,17 +5,10 @@ import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyw
 export const minLength: KeywordDefinition<CountBound> = { keyword: 'minLength', group: 'string', read: readCount('minLength') };
 export const maxLength: KeywordDefinition<CountBound> = { keyword: 'maxLength', group: 'string', read: readCount('maxLength') };
 
-/** Length in code points, as JSON Schema counts it (a lone surrogate counts as one). */
+/** Length in code points, as JSON Schema counts it: the string iterator yields a lone surrogate on its own. */
 export function codePointLength(text: string): number {
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
+  for (const _ of text) count++;
   return count;
 }
 
