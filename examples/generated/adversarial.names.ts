@@ -288,48 +288,48 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "\"quoted\"")) {
-      const property0 = value["\"quoted\""];
+    const property0 = value["\"quoted\""];
+    if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "\"quoted\""], "#/properties/\"quoted\"/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
         if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) issues.push(issue([...path, "\"quoted\""], "#/properties/\"quoted\"/enum", "enum", "must be one of \"\\\"quoted\\\"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues }));
       }
     }
-    if (Object.hasOwn(value, "back\\slash")) {
-      const property1 = value["back\\slash"];
+    const property1 = value["back\\slash"];
+    if (property1 !== undefined) {
       if (typeof property1 !== "string") {
         issues.push(issue([...path, "back\\slash"], "#/properties/back\\slash/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
       } else {
         if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) issues.push(issue([...path, "back\\slash"], "#/properties/back\\slash/enum", "enum", "must be one of \"back\\\\slash\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues1 }));
       }
     }
-    if (Object.hasOwn(value, "ends */ comment")) {
-      const property2 = value["ends */ comment"];
+    const property2 = value["ends */ comment"];
+    if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "ends */ comment"], "#/properties/ends *~1 comment/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
         if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) issues.push(issue([...path, "ends */ comment"], "#/properties/ends *~1 comment/enum", "enum", "must be one of \"ends */ comment\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues2 }));
       }
     }
-    if (Object.hasOwn(value, "${template}")) {
-      const property3 = value["${template}"];
+    const property3 = value["${template}"];
+    if (property3 !== undefined) {
       if (typeof property3 !== "string") {
         issues.push(issue([...path, "${template}"], "#/properties/${template}/type", "type", "must be string, got " + describeType(property3), { type: "string" }));
       } else {
         if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) issues.push(issue([...path, "${template}"], "#/properties/${template}/enum", "enum", "must be one of \"${template}\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues3 }));
       }
     }
-    if (Object.hasOwn(value, "line\u2028separator")) {
-      const property4 = value["line\u2028separator"];
+    const property4 = value["line\u2028separator"];
+    if (property4 !== undefined) {
       if (typeof property4 !== "string") {
         issues.push(issue([...path, "line\u2028separator"], "#/properties/line\u2028separator/type", "type", "must be string, got " + describeType(property4), { type: "string" }));
       } else {
         if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) issues.push(issue([...path, "line\u2028separator"], "#/properties/line\u2028separator/enum", "enum", "must be one of \"line\u2028separator\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues4 }));
       }
     }
-    if (Object.hasOwn(value, "para\u2029graph")) {
-      const property5 = value["para\u2029graph"];
+    const property5 = value["para\u2029graph"];
+    if (property5 !== undefined) {
       if (typeof property5 !== "string") {
         issues.push(issue([...path, "para\u2029graph"], "#/properties/para\u2029graph/type", "type", "must be string, got " + describeType(property5), { type: "string" }));
       } else {
@@ -372,66 +372,66 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) issues.push(issue([...path, "hasOwnProperty"], "#/properties/hasOwnProperty/enum", "enum", "must be one of \"hasOwnProperty\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues9 }));
       }
     }
-    if (Object.hasOwn(value, "emoji 😀")) {
-      const property10 = value["emoji 😀"];
+    const property10 = value["emoji 😀"];
+    if (property10 !== undefined) {
       if (typeof property10 !== "string") {
         issues.push(issue([...path, "emoji 😀"], "#/properties/emoji 😀/type", "type", "must be string, got " + describeType(property10), { type: "string" }));
       } else {
         if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue([...path, "emoji 😀"], "#/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }));
       }
     }
-    if (value[""] === undefined) {
+    const property11 = value[""];
+    if (property11 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"\"", { missingProperty: "" }));
     } else {
-      const property11 = value[""];
       if (typeof property11 !== "string") {
         issues.push(issue([...path, ""], "#/properties//type", "type", "must be string, got " + describeType(property11), { type: "string" }));
       } else {
         if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) issues.push(issue([...path, ""], "#/properties//enum", "enum", "must be one of \"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues11 }));
       }
     }
-    if (Object.hasOwn(value, "new\nline")) {
-      const property12 = value["new\nline"];
+    const property12 = value["new\nline"];
+    if (property12 !== undefined) {
       if (typeof property12 !== "string") {
         issues.push(issue([...path, "new\nline"], "#/properties/new\nline/type", "type", "must be string, got " + describeType(property12), { type: "string" }));
       } else {
         if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) issues.push(issue([...path, "new\nline"], "#/properties/new\nline/enum", "enum", "must be one of \"new\\nline\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues12 }));
       }
     }
-    if (Object.hasOwn(value, "it's")) {
-      const property13 = value["it's"];
+    const property13 = value["it's"];
+    if (property13 !== undefined) {
       if (typeof property13 !== "string") {
         issues.push(issue([...path, "it's"], "#/properties/it's/type", "type", "must be string, got " + describeType(property13), { type: "string" }));
       } else {
         if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) issues.push(issue([...path, "it's"], "#/properties/it's/enum", "enum", "must be one of \"it's\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues13 }));
       }
     }
-    if (Object.hasOwn(value, "`tick`")) {
-      const property14 = value["`tick`"];
+    const property14 = value["`tick`"];
+    if (property14 !== undefined) {
       if (typeof property14 !== "string") {
         issues.push(issue([...path, "`tick`"], "#/properties/`tick`/type", "type", "must be string, got " + describeType(property14), { type: "string" }));
       } else {
         if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) issues.push(issue([...path, "`tick`"], "#/properties/`tick`/enum", "enum", "must be one of \"`tick`\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues14 }));
       }
     }
-    if (Object.hasOwn(value, "</script>")) {
-      const property15 = value["</script>"];
+    const property15 = value["</script>"];
+    if (property15 !== undefined) {
       if (typeof property15 !== "string") {
         issues.push(issue([...path, "</script>"], "#/properties/<~1script>/type", "type", "must be string, got " + describeType(property15), { type: "string" }));
       } else {
         if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) issues.push(issue([...path, "</script>"], "#/properties/<~1script>/enum", "enum", "must be one of \"</script>\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues15 }));
       }
     }
-    if (Object.hasOwn(value, "0")) {
-      const property16 = value["0"];
+    const property16 = value["0"];
+    if (property16 !== undefined) {
       if (typeof property16 !== "string") {
         issues.push(issue([...path, "0"], "#/properties/0/type", "type", "must be string, got " + describeType(property16), { type: "string" }));
       } else {
         if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) issues.push(issue([...path, "0"], "#/properties/0/enum", "enum", "must be one of \"0\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues16 }));
       }
     }
-    if (Object.hasOwn(value, "a/b~c")) {
-      const property17 = value["a/b~c"];
+    const property17 = value["a/b~c"];
+    if (property17 !== undefined) {
       if (typeof property17 !== "string") {
         issues.push(issue([...path, "a/b~c"], "#/properties/a~1b~0c/type", "type", "must be string, got " + describeType(property17), { type: "string" }));
       } else {
@@ -446,18 +446,20 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "${template}":
         case "line\u2028separator":
         case "para\u2029graph":
-        case "__proto__":
-        case "constructor":
-        case "toString":
-        case "hasOwnProperty":
         case "emoji 😀":
-        case "":
         case "new\nline":
         case "it's":
         case "`tick`":
         case "</script>":
         case "0":
         case "a/b~c":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          continue;
+        case "__proto__":
+        case "constructor":
+        case "toString":
+        case "hasOwnProperty":
+        case "":
           continue;
       }
       if (Object.hasOwn(value, key)) {

@@ -987,516 +987,516 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "flag_000")) {
-      const property0 = value["flag_000"];
+    const property0 = value["flag_000"];
+    if (property0 !== undefined) {
       if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], "#/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_001")) {
-      const property1 = value["flag_001"];
+    const property1 = value["flag_001"];
+    if (property1 !== undefined) {
       if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], "#/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_002")) {
-      const property2 = value["flag_002"];
+    const property2 = value["flag_002"];
+    if (property2 !== undefined) {
       if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], "#/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_003")) {
-      const property3 = value["flag_003"];
+    const property3 = value["flag_003"];
+    if (property3 !== undefined) {
       if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], "#/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_004")) {
-      const property4 = value["flag_004"];
+    const property4 = value["flag_004"];
+    if (property4 !== undefined) {
       if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], "#/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_005")) {
-      const property5 = value["flag_005"];
+    const property5 = value["flag_005"];
+    if (property5 !== undefined) {
       if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], "#/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_006")) {
-      const property6 = value["flag_006"];
+    const property6 = value["flag_006"];
+    if (property6 !== undefined) {
       if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], "#/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_007")) {
-      const property7 = value["flag_007"];
+    const property7 = value["flag_007"];
+    if (property7 !== undefined) {
       if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], "#/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_008")) {
-      const property8 = value["flag_008"];
+    const property8 = value["flag_008"];
+    if (property8 !== undefined) {
       if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], "#/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_009")) {
-      const property9 = value["flag_009"];
+    const property9 = value["flag_009"];
+    if (property9 !== undefined) {
       if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], "#/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_010")) {
-      const property10 = value["flag_010"];
+    const property10 = value["flag_010"];
+    if (property10 !== undefined) {
       if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], "#/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_011")) {
-      const property11 = value["flag_011"];
+    const property11 = value["flag_011"];
+    if (property11 !== undefined) {
       if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], "#/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_012")) {
-      const property12 = value["flag_012"];
+    const property12 = value["flag_012"];
+    if (property12 !== undefined) {
       if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], "#/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_013")) {
-      const property13 = value["flag_013"];
+    const property13 = value["flag_013"];
+    if (property13 !== undefined) {
       if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], "#/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_014")) {
-      const property14 = value["flag_014"];
+    const property14 = value["flag_014"];
+    if (property14 !== undefined) {
       if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], "#/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_015")) {
-      const property15 = value["flag_015"];
+    const property15 = value["flag_015"];
+    if (property15 !== undefined) {
       if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], "#/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_016")) {
-      const property16 = value["flag_016"];
+    const property16 = value["flag_016"];
+    if (property16 !== undefined) {
       if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], "#/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_017")) {
-      const property17 = value["flag_017"];
+    const property17 = value["flag_017"];
+    if (property17 !== undefined) {
       if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], "#/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_018")) {
-      const property18 = value["flag_018"];
+    const property18 = value["flag_018"];
+    if (property18 !== undefined) {
       if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], "#/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_019")) {
-      const property19 = value["flag_019"];
+    const property19 = value["flag_019"];
+    if (property19 !== undefined) {
       if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], "#/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_020")) {
-      const property20 = value["flag_020"];
+    const property20 = value["flag_020"];
+    if (property20 !== undefined) {
       if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], "#/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_021")) {
-      const property21 = value["flag_021"];
+    const property21 = value["flag_021"];
+    if (property21 !== undefined) {
       if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], "#/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_022")) {
-      const property22 = value["flag_022"];
+    const property22 = value["flag_022"];
+    if (property22 !== undefined) {
       if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], "#/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_023")) {
-      const property23 = value["flag_023"];
+    const property23 = value["flag_023"];
+    if (property23 !== undefined) {
       if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], "#/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_024")) {
-      const property24 = value["flag_024"];
+    const property24 = value["flag_024"];
+    if (property24 !== undefined) {
       if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], "#/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_025")) {
-      const property25 = value["flag_025"];
+    const property25 = value["flag_025"];
+    if (property25 !== undefined) {
       if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], "#/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_026")) {
-      const property26 = value["flag_026"];
+    const property26 = value["flag_026"];
+    if (property26 !== undefined) {
       if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], "#/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_027")) {
-      const property27 = value["flag_027"];
+    const property27 = value["flag_027"];
+    if (property27 !== undefined) {
       if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], "#/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_028")) {
-      const property28 = value["flag_028"];
+    const property28 = value["flag_028"];
+    if (property28 !== undefined) {
       if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], "#/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_029")) {
-      const property29 = value["flag_029"];
+    const property29 = value["flag_029"];
+    if (property29 !== undefined) {
       if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], "#/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_030")) {
-      const property30 = value["flag_030"];
+    const property30 = value["flag_030"];
+    if (property30 !== undefined) {
       if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], "#/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_031")) {
-      const property31 = value["flag_031"];
+    const property31 = value["flag_031"];
+    if (property31 !== undefined) {
       if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], "#/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_032")) {
-      const property32 = value["flag_032"];
+    const property32 = value["flag_032"];
+    if (property32 !== undefined) {
       if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], "#/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_033")) {
-      const property33 = value["flag_033"];
+    const property33 = value["flag_033"];
+    if (property33 !== undefined) {
       if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], "#/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_034")) {
-      const property34 = value["flag_034"];
+    const property34 = value["flag_034"];
+    if (property34 !== undefined) {
       if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], "#/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_035")) {
-      const property35 = value["flag_035"];
+    const property35 = value["flag_035"];
+    if (property35 !== undefined) {
       if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], "#/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_036")) {
-      const property36 = value["flag_036"];
+    const property36 = value["flag_036"];
+    if (property36 !== undefined) {
       if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], "#/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_037")) {
-      const property37 = value["flag_037"];
+    const property37 = value["flag_037"];
+    if (property37 !== undefined) {
       if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], "#/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_038")) {
-      const property38 = value["flag_038"];
+    const property38 = value["flag_038"];
+    if (property38 !== undefined) {
       if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], "#/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_039")) {
-      const property39 = value["flag_039"];
+    const property39 = value["flag_039"];
+    if (property39 !== undefined) {
       if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], "#/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_040")) {
-      const property40 = value["flag_040"];
+    const property40 = value["flag_040"];
+    if (property40 !== undefined) {
       if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], "#/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_041")) {
-      const property41 = value["flag_041"];
+    const property41 = value["flag_041"];
+    if (property41 !== undefined) {
       if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], "#/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_042")) {
-      const property42 = value["flag_042"];
+    const property42 = value["flag_042"];
+    if (property42 !== undefined) {
       if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], "#/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_043")) {
-      const property43 = value["flag_043"];
+    const property43 = value["flag_043"];
+    if (property43 !== undefined) {
       if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], "#/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_044")) {
-      const property44 = value["flag_044"];
+    const property44 = value["flag_044"];
+    if (property44 !== undefined) {
       if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], "#/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_045")) {
-      const property45 = value["flag_045"];
+    const property45 = value["flag_045"];
+    if (property45 !== undefined) {
       if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], "#/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_046")) {
-      const property46 = value["flag_046"];
+    const property46 = value["flag_046"];
+    if (property46 !== undefined) {
       if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], "#/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_047")) {
-      const property47 = value["flag_047"];
+    const property47 = value["flag_047"];
+    if (property47 !== undefined) {
       if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], "#/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_048")) {
-      const property48 = value["flag_048"];
+    const property48 = value["flag_048"];
+    if (property48 !== undefined) {
       if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], "#/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_049")) {
-      const property49 = value["flag_049"];
+    const property49 = value["flag_049"];
+    if (property49 !== undefined) {
       if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], "#/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_050")) {
-      const property50 = value["flag_050"];
+    const property50 = value["flag_050"];
+    if (property50 !== undefined) {
       if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], "#/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_051")) {
-      const property51 = value["flag_051"];
+    const property51 = value["flag_051"];
+    if (property51 !== undefined) {
       if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], "#/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_052")) {
-      const property52 = value["flag_052"];
+    const property52 = value["flag_052"];
+    if (property52 !== undefined) {
       if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], "#/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_053")) {
-      const property53 = value["flag_053"];
+    const property53 = value["flag_053"];
+    if (property53 !== undefined) {
       if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], "#/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_054")) {
-      const property54 = value["flag_054"];
+    const property54 = value["flag_054"];
+    if (property54 !== undefined) {
       if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], "#/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_055")) {
-      const property55 = value["flag_055"];
+    const property55 = value["flag_055"];
+    if (property55 !== undefined) {
       if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], "#/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_056")) {
-      const property56 = value["flag_056"];
+    const property56 = value["flag_056"];
+    if (property56 !== undefined) {
       if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], "#/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_057")) {
-      const property57 = value["flag_057"];
+    const property57 = value["flag_057"];
+    if (property57 !== undefined) {
       if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], "#/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_058")) {
-      const property58 = value["flag_058"];
+    const property58 = value["flag_058"];
+    if (property58 !== undefined) {
       if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], "#/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_059")) {
-      const property59 = value["flag_059"];
+    const property59 = value["flag_059"];
+    if (property59 !== undefined) {
       if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], "#/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_060")) {
-      const property60 = value["flag_060"];
+    const property60 = value["flag_060"];
+    if (property60 !== undefined) {
       if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], "#/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_061")) {
-      const property61 = value["flag_061"];
+    const property61 = value["flag_061"];
+    if (property61 !== undefined) {
       if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], "#/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_062")) {
-      const property62 = value["flag_062"];
+    const property62 = value["flag_062"];
+    if (property62 !== undefined) {
       if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], "#/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_063")) {
-      const property63 = value["flag_063"];
+    const property63 = value["flag_063"];
+    if (property63 !== undefined) {
       if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], "#/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_064")) {
-      const property64 = value["flag_064"];
+    const property64 = value["flag_064"];
+    if (property64 !== undefined) {
       if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], "#/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_065")) {
-      const property65 = value["flag_065"];
+    const property65 = value["flag_065"];
+    if (property65 !== undefined) {
       if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], "#/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_066")) {
-      const property66 = value["flag_066"];
+    const property66 = value["flag_066"];
+    if (property66 !== undefined) {
       if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], "#/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_067")) {
-      const property67 = value["flag_067"];
+    const property67 = value["flag_067"];
+    if (property67 !== undefined) {
       if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], "#/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_068")) {
-      const property68 = value["flag_068"];
+    const property68 = value["flag_068"];
+    if (property68 !== undefined) {
       if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], "#/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_069")) {
-      const property69 = value["flag_069"];
+    const property69 = value["flag_069"];
+    if (property69 !== undefined) {
       if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], "#/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_070")) {
-      const property70 = value["flag_070"];
+    const property70 = value["flag_070"];
+    if (property70 !== undefined) {
       if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], "#/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_071")) {
-      const property71 = value["flag_071"];
+    const property71 = value["flag_071"];
+    if (property71 !== undefined) {
       if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], "#/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_072")) {
-      const property72 = value["flag_072"];
+    const property72 = value["flag_072"];
+    if (property72 !== undefined) {
       if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], "#/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_073")) {
-      const property73 = value["flag_073"];
+    const property73 = value["flag_073"];
+    if (property73 !== undefined) {
       if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], "#/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_074")) {
-      const property74 = value["flag_074"];
+    const property74 = value["flag_074"];
+    if (property74 !== undefined) {
       if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], "#/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_075")) {
-      const property75 = value["flag_075"];
+    const property75 = value["flag_075"];
+    if (property75 !== undefined) {
       if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], "#/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_076")) {
-      const property76 = value["flag_076"];
+    const property76 = value["flag_076"];
+    if (property76 !== undefined) {
       if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], "#/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_077")) {
-      const property77 = value["flag_077"];
+    const property77 = value["flag_077"];
+    if (property77 !== undefined) {
       if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], "#/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_078")) {
-      const property78 = value["flag_078"];
+    const property78 = value["flag_078"];
+    if (property78 !== undefined) {
       if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], "#/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_079")) {
-      const property79 = value["flag_079"];
+    const property79 = value["flag_079"];
+    if (property79 !== undefined) {
       if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], "#/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_080")) {
-      const property80 = value["flag_080"];
+    const property80 = value["flag_080"];
+    if (property80 !== undefined) {
       if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], "#/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_081")) {
-      const property81 = value["flag_081"];
+    const property81 = value["flag_081"];
+    if (property81 !== undefined) {
       if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], "#/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_082")) {
-      const property82 = value["flag_082"];
+    const property82 = value["flag_082"];
+    if (property82 !== undefined) {
       if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], "#/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_083")) {
-      const property83 = value["flag_083"];
+    const property83 = value["flag_083"];
+    if (property83 !== undefined) {
       if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], "#/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_084")) {
-      const property84 = value["flag_084"];
+    const property84 = value["flag_084"];
+    if (property84 !== undefined) {
       if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], "#/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_085")) {
-      const property85 = value["flag_085"];
+    const property85 = value["flag_085"];
+    if (property85 !== undefined) {
       if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], "#/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_086")) {
-      const property86 = value["flag_086"];
+    const property86 = value["flag_086"];
+    if (property86 !== undefined) {
       if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], "#/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_087")) {
-      const property87 = value["flag_087"];
+    const property87 = value["flag_087"];
+    if (property87 !== undefined) {
       if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], "#/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_088")) {
-      const property88 = value["flag_088"];
+    const property88 = value["flag_088"];
+    if (property88 !== undefined) {
       if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], "#/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_089")) {
-      const property89 = value["flag_089"];
+    const property89 = value["flag_089"];
+    if (property89 !== undefined) {
       if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], "#/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_090")) {
-      const property90 = value["flag_090"];
+    const property90 = value["flag_090"];
+    if (property90 !== undefined) {
       if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], "#/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_091")) {
-      const property91 = value["flag_091"];
+    const property91 = value["flag_091"];
+    if (property91 !== undefined) {
       if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], "#/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_092")) {
-      const property92 = value["flag_092"];
+    const property92 = value["flag_092"];
+    if (property92 !== undefined) {
       if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], "#/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_093")) {
-      const property93 = value["flag_093"];
+    const property93 = value["flag_093"];
+    if (property93 !== undefined) {
       if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], "#/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_094")) {
-      const property94 = value["flag_094"];
+    const property94 = value["flag_094"];
+    if (property94 !== undefined) {
       if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], "#/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_095")) {
-      const property95 = value["flag_095"];
+    const property95 = value["flag_095"];
+    if (property95 !== undefined) {
       if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], "#/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_096")) {
-      const property96 = value["flag_096"];
+    const property96 = value["flag_096"];
+    if (property96 !== undefined) {
       if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], "#/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_097")) {
-      const property97 = value["flag_097"];
+    const property97 = value["flag_097"];
+    if (property97 !== undefined) {
       if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], "#/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_098")) {
-      const property98 = value["flag_098"];
+    const property98 = value["flag_098"];
+    if (property98 !== undefined) {
       if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], "#/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_099")) {
-      const property99 = value["flag_099"];
+    const property99 = value["flag_099"];
+    if (property99 !== undefined) {
       if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], "#/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_100")) {
-      const property100 = value["flag_100"];
+    const property100 = value["flag_100"];
+    if (property100 !== undefined) {
       if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], "#/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_101")) {
-      const property101 = value["flag_101"];
+    const property101 = value["flag_101"];
+    if (property101 !== undefined) {
       if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], "#/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_102")) {
-      const property102 = value["flag_102"];
+    const property102 = value["flag_102"];
+    if (property102 !== undefined) {
       if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], "#/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_103")) {
-      const property103 = value["flag_103"];
+    const property103 = value["flag_103"];
+    if (property103 !== undefined) {
       if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], "#/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_104")) {
-      const property104 = value["flag_104"];
+    const property104 = value["flag_104"];
+    if (property104 !== undefined) {
       if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], "#/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_105")) {
-      const property105 = value["flag_105"];
+    const property105 = value["flag_105"];
+    if (property105 !== undefined) {
       if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], "#/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_106")) {
-      const property106 = value["flag_106"];
+    const property106 = value["flag_106"];
+    if (property106 !== undefined) {
       if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], "#/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_107")) {
-      const property107 = value["flag_107"];
+    const property107 = value["flag_107"];
+    if (property107 !== undefined) {
       if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], "#/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_108")) {
-      const property108 = value["flag_108"];
+    const property108 = value["flag_108"];
+    if (property108 !== undefined) {
       if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], "#/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_109")) {
-      const property109 = value["flag_109"];
+    const property109 = value["flag_109"];
+    if (property109 !== undefined) {
       if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], "#/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_110")) {
-      const property110 = value["flag_110"];
+    const property110 = value["flag_110"];
+    if (property110 !== undefined) {
       if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], "#/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_111")) {
-      const property111 = value["flag_111"];
+    const property111 = value["flag_111"];
+    if (property111 !== undefined) {
       if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], "#/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_112")) {
-      const property112 = value["flag_112"];
+    const property112 = value["flag_112"];
+    if (property112 !== undefined) {
       if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], "#/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_113")) {
-      const property113 = value["flag_113"];
+    const property113 = value["flag_113"];
+    if (property113 !== undefined) {
       if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], "#/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_114")) {
-      const property114 = value["flag_114"];
+    const property114 = value["flag_114"];
+    if (property114 !== undefined) {
       if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], "#/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_115")) {
-      const property115 = value["flag_115"];
+    const property115 = value["flag_115"];
+    if (property115 !== undefined) {
       if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], "#/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_116")) {
-      const property116 = value["flag_116"];
+    const property116 = value["flag_116"];
+    if (property116 !== undefined) {
       if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], "#/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_117")) {
-      const property117 = value["flag_117"];
+    const property117 = value["flag_117"];
+    if (property117 !== undefined) {
       if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], "#/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_118")) {
-      const property118 = value["flag_118"];
+    const property118 = value["flag_118"];
+    if (property118 !== undefined) {
       if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], "#/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_119")) {
-      const property119 = value["flag_119"];
+    const property119 = value["flag_119"];
+    if (property119 !== undefined) {
       if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], "#/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_120")) {
-      const property120 = value["flag_120"];
+    const property120 = value["flag_120"];
+    if (property120 !== undefined) {
       if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], "#/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_121")) {
-      const property121 = value["flag_121"];
+    const property121 = value["flag_121"];
+    if (property121 !== undefined) {
       if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], "#/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_122")) {
-      const property122 = value["flag_122"];
+    const property122 = value["flag_122"];
+    if (property122 !== undefined) {
       if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], "#/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_123")) {
-      const property123 = value["flag_123"];
+    const property123 = value["flag_123"];
+    if (property123 !== undefined) {
       if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], "#/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_124")) {
-      const property124 = value["flag_124"];
+    const property124 = value["flag_124"];
+    if (property124 !== undefined) {
       if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], "#/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_125")) {
-      const property125 = value["flag_125"];
+    const property125 = value["flag_125"];
+    if (property125 !== undefined) {
       if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], "#/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_126")) {
-      const property126 = value["flag_126"];
+    const property126 = value["flag_126"];
+    if (property126 !== undefined) {
       if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], "#/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "flag_127")) {
-      const property127 = value["flag_127"];
+    const property127 = value["flag_127"];
+    if (property127 !== undefined) {
       if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], "#/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
     }
     for (const key in value) {
@@ -1629,6 +1629,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "flag_125":
         case "flag_126":
         case "flag_127":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
@@ -1671,16 +1672,16 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "choice")) {
-      const property0 = value["choice"];
+    const property0 = value["choice"];
+    if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "choice"], "#/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
         if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], "#/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
       }
     }
-    if (Object.hasOwn(value, "deep")) {
-      const property1 = value["deep"];
+    const property1 = value["deep"];
+    if (property1 !== undefined) {
       if (!checkOutputDeep(property1)) {
         path.push("deep");
         collectOutputDeep(property1, path, issues);
@@ -1691,6 +1692,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       switch (key) {
         case "choice":
         case "deep":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
@@ -1722,10 +1724,10 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNext(property0)) {
         path.push("next");
         collectOutputDeepNext(property0, path, issues);
@@ -1766,10 +1768,10 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNext(property0, path, issues);
@@ -1810,10 +1812,10 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNext(property0, path, issues);
@@ -1854,10 +1856,10 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNext(property0, path, issues);
@@ -1898,10 +1900,10 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNext(property0, path, issues);
@@ -1942,10 +1944,10 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNext(property0, path, issues);
@@ -1986,10 +1988,10 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues);
@@ -2030,10 +2032,10 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2074,10 +2076,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2118,10 +2120,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2162,10 +2164,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2206,10 +2208,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2250,10 +2252,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2294,10 +2296,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2338,10 +2340,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2382,10 +2384,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2426,10 +2428,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2470,10 +2472,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2514,10 +2516,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2558,10 +2560,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2602,10 +2604,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2646,10 +2648,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2690,10 +2692,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2734,10 +2736,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2778,10 +2780,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2822,10 +2824,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2866,10 +2868,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2910,10 +2912,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2954,10 +2956,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
         path.push("next");
         collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
@@ -2998,10 +3000,10 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["next"] === undefined) {
+    const property0 = value["next"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      const property0 = value["next"];
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {

@@ -107,16 +107,16 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["left"] === undefined) {
+    const property0 = value["left"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"left\"", { missingProperty: "left" }));
     } else {
-      const property0 = value["left"];
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], "#/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    if (value["right"] === undefined) {
+    const property1 = value["right"];
+    if (property1 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"right\"", { missingProperty: "right" }));
     } else {
-      const property1 = value["right"];
       if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], "#/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
     for (const key in value) {
@@ -147,10 +147,10 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["total"] === undefined) {
+    const property0 = value["total"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"total\"", { missingProperty: "total" }));
     } else {
-      const property0 = value["total"];
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], "#/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {

@@ -264,10 +264,10 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["query"] === undefined) {
+    const property0 = value["query"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"query\"", { missingProperty: "query" }));
     } else {
-      const property0 = value["query"];
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "query"], "#/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
@@ -275,24 +275,24 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], "#/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
       }
     }
-    if (Object.hasOwn(value, "tags")) {
-      const property1 = value["tags"];
+    const property1 = value["tags"];
+    if (property1 !== undefined) {
       if (!checkInputTags(property1)) {
         path.push("tags");
         collectInputTags(property1, path, issues);
         path.pop();
       }
     }
-    if (Object.hasOwn(value, "sort")) {
-      const property2 = value["sort"];
+    const property2 = value["sort"];
+    if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "sort"], "#/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
         if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], "#/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
       }
     }
-    if (Object.hasOwn(value, "limit")) {
-      const property3 = value["limit"];
+    const property3 = value["limit"];
+    if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
         issues.push(issue([...path, "limit"], "#/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
       } else {
@@ -300,8 +300,8 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property3 > 100) issues.push(issue([...path, "limit"], "#/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
-    if (Object.hasOwn(value, "minScore")) {
-      const property4 = value["minScore"];
+    const property4 = value["minScore"];
+    if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
         issues.push(issue([...path, "minScore"], "#/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
       } else {
@@ -309,29 +309,28 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property4 > 1) issues.push(issue([...path, "minScore"], "#/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
-    if (Object.hasOwn(value, "archived")) {
-      const property5 = value["archived"];
+    const property5 = value["archived"];
+    if (property5 !== undefined) {
       if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], "#/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
-    if (Object.hasOwn(value, "cursor")) {
-      const property6 = value["cursor"];
+    const property6 = value["cursor"];
+    if (property6 !== undefined) {
       if (property6 !== null) issues.push(issue([...path, "cursor"], "#/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
     }
-    if (Object.hasOwn(value, "filters")) {
-      const property7 = value["filters"];
+    const property7 = value["filters"];
+    if (property7 !== undefined) {
       if (!checkInputFilters(property7)) {
         path.push("filters");
         collectInputFilters(property7, path, issues);
         path.pop();
       }
     }
-    if (Object.hasOwn(value, "extra")) {
-      const property8 = value["extra"];
+    const property8 = value["extra"];
+    if (property8 !== undefined) {
       if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], "#/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
     }
     for (const key in value) {
       switch (key) {
-        case "query":
         case "tags":
         case "sort":
         case "limit":
@@ -340,6 +339,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "cursor":
         case "filters":
         case "extra":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          continue;
+        case "query":
           continue;
       }
       if (Object.hasOwn(value, key)) {
@@ -409,18 +411,19 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/filters/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "after")) {
-      const property0 = value["after"];
+    const property0 = value["after"];
+    if (property0 !== undefined) {
       if (typeof property0 !== "string") issues.push(issue([...path, "after"], "#/properties/filters/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    if (Object.hasOwn(value, "before")) {
-      const property1 = value["before"];
+    const property1 = value["before"];
+    if (property1 !== undefined) {
       if (typeof property1 !== "string") issues.push(issue([...path, "before"], "#/properties/filters/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
     }
     for (const key in value) {
       switch (key) {
         case "after":
         case "before":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties/filters/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
@@ -458,31 +461,33 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["hits"] === undefined) {
+    const property0 = value["hits"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
     } else {
-      const property0 = value["hits"];
       if (!checkOutputHits(property0)) {
         path.push("hits");
         collectOutputHits(property0, path, issues);
         path.pop();
       }
     }
-    if (Object.hasOwn(value, "next")) {
-      const property1 = value["next"];
+    const property1 = value["next"];
+    if (property1 !== undefined) {
       if (!isJsonValue(property1)) issues.push(issue([...path, "next"], "#/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
       if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], "#/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
     }
-    if (Object.hasOwn(value, "shape")) {
-      const property2 = value["shape"];
+    const property2 = value["shape"];
+    if (property2 !== undefined) {
       if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], "#/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
       if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], "#/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
     }
     for (const key in value) {
       switch (key) {
-        case "hits":
         case "next":
         case "shape":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          continue;
+        case "hits":
           continue;
       }
       if (Object.hasOwn(value, key)) {
@@ -541,20 +546,20 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
   if (!isPlainObject(value)) {
     issues.push(issue(path, "#/properties/hits/items/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (value["id"] === undefined) {
+    const property0 = value["id"];
+    if (property0 === undefined) {
       issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"id\"", { missingProperty: "id" }));
     } else {
-      const property0 = value["id"];
       if (typeof property0 !== "string") issues.push(issue([...path, "id"], "#/properties/hits/items/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    if (value["score"] === undefined) {
+    const property1 = value["score"];
+    if (property1 === undefined) {
       issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"score\"", { missingProperty: "score" }));
     } else {
-      const property1 = value["score"];
       if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], "#/properties/hits/items/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }
-    if (Object.hasOwn(value, "snippet")) {
-      const property2 = value["snippet"];
+    const property2 = value["snippet"];
+    if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "snippet"], "#/properties/hits/items/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
@@ -563,9 +568,11 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
     }
     for (const key in value) {
       switch (key) {
+        case "snippet":
+          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties/hits/items/properties", "type", "must be a JSON value, got undefined", {}));
+          continue;
         case "id":
         case "score":
-        case "snippet":
           continue;
       }
       if (Object.hasOwn(value, key)) {

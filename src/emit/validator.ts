@@ -309,23 +309,34 @@ export class ValidatorEmitter {
     return lines(statements);
   }
 
-  /** The full report: the same rules as the fast path, each broken one reported where it is. */
+  /**
+   * The full report: the same rules as the fast path, each broken one reported where it is. Like
+   * the fast path it reads each property once; an own property holding `undefined` (no JSON value)
+   * is found by the key loop instead of a lookup per property.
+   */
   private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
     const statements: Code[] = [];
-    const isAbsent = (name: string): Code => (inheritedNames.has(name) ? code`!Object.hasOwn(${value}, ${name})` : code`${value}[${name}] === undefined`);
+    const required = new Set(rules.required);
+    const optionalRead: string[] = [];
     rules.properties.forEach(({ name, schema }, index) => {
       const local = new Code(`property${index}`);
-      const propertyPath = keyed(code`${name}`);
-      const present = lines([code`const ${local} = ${value}[${name}];`, this.childStatements(collectPass, schema, local, propertyPath, `${stem}${propertyStem(name, index)}`)]);
-      if (rules.required.includes(name)) {
-        statements.push(lines([code`if (${isAbsent(name)}) {`, missing(name, schemaPath, path), code`} else {`, present, code`}`]));
+      const read = code`const ${local} = ${value}[${name}];`;
+      const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
+      if (inheritedNames.has(name)) {
+        const absent = required.has(name) ? [code`if (!Object.hasOwn(${value}, ${name})) {`, missing(name, schemaPath, path), code`} else {`] : [code`if (Object.hasOwn(${value}, ${name})) {`];
+        statements.push(lines([...absent, read, check, code`}`]));
+      } else if (required.has(name)) {
+        statements.push(lines([read, code`if (${local} === undefined) {`, missing(name, schemaPath, path), code`} else {`, check, code`}`]));
       } else {
-        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, present, code`}`]));
+        optionalRead.push(name);
+        statements.push(lines([read, code`if (${local} !== undefined) {`, check, code`}`]));
       }
     });
     for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
-      statements.push(code`if (${isAbsent(name)}) ${missing(name, schemaPath, path)}`);
+      const absent = inheritedNames.has(name) ? code`!Object.hasOwn(${value}, ${name})` : code`${value}[${name}] === undefined`;
+      statements.push(code`if (${absent}) ${missing(name, schemaPath, path)}`);
     }
+    const undefinedValue = issue(keyed(new Code('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
     let onExtra: Code;
     if (rules.additionalProperties === false) {
       onExtra = unexpected(rules, schemaPath);
@@ -335,8 +346,12 @@ export class ValidatorEmitter {
       const extra = code`${value}[key]`;
       onExtra = code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`;
     }
-    const known = rules.properties.map((p) => code`case ${p.name}:`);
-    const skipKnown = known.length === 0 ? [] : [code`switch (key) {`, ...known, code`continue;`, code`}`];
+    const otherKnown = rules.properties.filter((p) => !optionalRead.includes(p.name));
+    const switchCases = [
+      ...(optionalRead.length === 0 ? [] : [...optionalRead.map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]),
+      ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`]),
+    ];
+    const skipKnown = switchCases.length === 0 ? [] : [code`switch (key) {`, ...switchCases, code`}`];
     statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`if (Object.hasOwn(${value}, key)) {`, onExtra, code`}`, code`}`]));
     return lines(statements);
   }
