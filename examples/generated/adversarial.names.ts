@@ -507,11 +507,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     }
     if (Object.hasOwn(value, "__proto__")) {
       const property1 = value["__proto__"];
-      if (!checkOutputProto(property1)) {
-        path.push("__proto__");
-        collectOutputProto(property1, path, issues);
-        path.pop();
-      }
+      path.push("__proto__");
+      collectOutputProto(property1, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {

@@ -1682,11 +1682,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     }
     const property1 = value["deep"];
     if (property1 !== undefined) {
-      if (!checkOutputDeep(property1)) {
-        path.push("deep");
-        collectOutputDeep(property1, path, issues);
-        path.pop();
-      }
+      path.push("deep");
+      collectOutputDeep(property1, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1728,11 +1726,9 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNext(property0)) {
-        path.push("next");
-        collectOutputDeepNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1772,11 +1768,9 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1816,11 +1810,9 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1860,11 +1852,9 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1904,11 +1894,9 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1948,11 +1936,9 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -1992,11 +1978,9 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2036,11 +2020,9 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2080,11 +2062,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2124,11 +2104,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2168,11 +2146,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2212,11 +2188,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2256,11 +2230,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2300,11 +2272,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2344,11 +2314,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2388,11 +2356,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2432,11 +2398,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2476,11 +2440,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2520,11 +2482,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2564,11 +2524,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2608,11 +2566,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2652,11 +2608,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2696,11 +2650,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2740,11 +2692,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2784,11 +2734,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2828,11 +2776,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2872,11 +2818,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2916,11 +2860,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {
@@ -2960,11 +2902,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (property0 === undefined) {
       issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) {
-        path.push("next");
-        collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
-        path.pop();
-      }
+      path.push("next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      path.pop();
     }
     for (const key in value) {
       switch (key) {

@@ -277,11 +277,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     }
     const property1 = value["tags"];
     if (property1 !== undefined) {
-      if (!checkInputTags(property1)) {
-        path.push("tags");
-        collectInputTags(property1, path, issues);
-        path.pop();
-      }
+      path.push("tags");
+      collectInputTags(property1, path, issues);
+      path.pop();
     }
     const property2 = value["sort"];
     if (property2 !== undefined) {
@@ -319,11 +317,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     }
     const property7 = value["filters"];
     if (property7 !== undefined) {
-      if (!checkInputFilters(property7)) {
-        path.push("filters");
-        collectInputFilters(property7, path, issues);
-        path.pop();
-      }
+      path.push("filters");
+      collectInputFilters(property7, path, issues);
+      path.pop();
     }
     const property8 = value["extra"];
     if (property8 !== undefined) {
@@ -465,11 +461,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     if (property0 === undefined) {
       issues.push(issue(path, "#/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
     } else {
-      if (!checkOutputHits(property0)) {
-        path.push("hits");
-        collectOutputHits(property0, path, issues);
-        path.pop();
-      }
+      path.push("hits");
+      collectOutputHits(property0, path, issues);
+      path.pop();
     }
     const property1 = value["next"];
     if (property1 !== undefined) {

@@ -43,8 +43,8 @@ interface Pass {
   typed(typeCheck: EmittedCheck, schemaPath: string, path: PathRef, rest: Code): Code;
   /** A statement for a value that is not JSON at all. */
   notJson(value: Code, schemaPath: string, path: PathRef): Code;
-  /** A statement that runs a child shape's function. */
-  child(names: ValidatorCode, value: Code, path: PathRef): Code;
+  /** A statement that runs a child shape's function; `skipIfValid` for one of many siblings. */
+  child(names: ValidatorCode, value: Code, path: PathRef, skipIfValid: boolean): Code;
   /** Extra loop condition: collecting stops once there are more issues than a result keeps. */
   readonly loopLimit: string;
 }
@@ -72,11 +72,13 @@ const collectPass: Pass = {
     return lines([code`if (${typeCheck.fails}) {`, report, code`} else {`, rest, code`}`]);
   },
   notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + describeType(${value})`, code`{}`),
-  // A child that passes the fast check has nothing to report: only failing subtrees are collected.
-  child: (names, value, path) => {
+  // An array item that passes the fast check has nothing to report, so of many items only the
+  // failing ones are collected. A property is collected at once: checking it first would walk the
+  // failing path again at every level.
+  child: (names, value, path, skipIfValid) => {
     const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues);`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
-    return lines([code`if (!${new Code(names.checkName)}(${value})) {`, collect, code`}`]);
+    return skipIfValid ? lines([code`if (!${new Code(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
   },
   loopLimit: ' && issues.length <= maxIssues',
 };
@@ -151,10 +153,10 @@ export class ValidatorEmitter {
   }
 
   /** A child object or array gets functions of its own; scalars stay inline. */
-  private childStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
+  private childStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string, isItem = false): Code {
     const structured = node.kind === 'object' || node.kind === 'array' || (node.kind === 'any' && hasStructuredRules(node));
     if (!structured) return this.nodeStatements(pass, node, value, path, stem);
-    return pass.child(this.shapeFunctions(node, stem, ''), value, path);
+    return pass.child(this.shapeFunctions(node, stem, ''), value, path, isItem);
   }
 
   private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
@@ -237,7 +239,7 @@ export class ValidatorEmitter {
       this.helpers.add('describeType');
       itemStatements = code`if (!isJsonValue(${item})) ${pass.notJson(item, schemaPath, itemPath)}`;
     } else {
-      itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`);
+      itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
     return lines([
       ...counts.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path)),
