@@ -138,17 +138,20 @@ describe('jtc build and jtc check -o', () => {
       for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(predicate()).toBe(true);
     };
-    const target = join(dir, 'generated/math.add.ts');
-    await waitFor(() => output.includes('rebuilt; watching'));
-    const contract = join(dir, 'contracts/math.add.contract.json');
-    writeFileSync(contract, readFileSync(contract, 'utf8').replace('Adds two integer fields.', 'Adds two integers.'));
-    await waitFor(() => existsSync(target) && readFileSync(target, 'utf8').includes('Adds two integers.'));
-    const good = readFileSync(target, 'utf8');
-    writeFileSync(contract, '{ "name": ');
-    await waitFor(() => output.includes('kept the last good output'));
-    expect(readFileSync(target, 'utf8')).toBe(good);
-    child.kill('SIGINT');
-    const exitCode = await new Promise((r) => child.on('exit', r));
-    expect(exitCode).toBe(0);
+    const exited = new Promise((r) => child.on('exit', r));
+    try {
+      const target = join(dir, 'generated/math.add.ts');
+      await waitFor(() => output.includes('rebuilt; watching'));
+      const contract = join(dir, 'contracts/math.add.contract.json');
+      writeFileSync(contract, readFileSync(contract, 'utf8').replace('Adds two integer fields.', 'Adds two integers.'));
+      await waitFor(() => existsSync(target) && readFileSync(target, 'utf8').includes('Adds two integers.'));
+      const good = readFileSync(target, 'utf8');
+      writeFileSync(contract, '{ "name": ');
+      await waitFor(() => output.includes('kept the last good output'));
+      expect(readFileSync(target, 'utf8')).toBe(good);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
   });
 });
