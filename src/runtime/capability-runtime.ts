@@ -77,8 +77,11 @@ interface OpenCall {
   readonly callId: string;
   readonly record: MutableRecord;
   readonly input: unknown;
-  /** Deferred calls only. */
-  readonly handle?: MutableHandle;
+}
+
+/** A deferred call while it is queued, running or pending. */
+interface DeferredOpenCall extends OpenCall {
+  readonly handle: MutableHandle;
 }
 
 interface MutableHandle extends DeferredCall {
@@ -96,8 +99,8 @@ export class CapabilityRuntime {
   private readonly tools = new Map<string, ToolEntry>();
   private callRecords: MutableRecord[] = [];
   private readonly maxRecords: number;
-  private readonly queue: OpenCall[] = [];
-  private readonly open = new Map<string, OpenCall>();
+  private readonly queue: DeferredOpenCall[] = [];
+  private readonly open = new Map<string, DeferredOpenCall>();
   private readonly limits: EnvelopeLimits;
   private nextCallId = 1;
 
@@ -143,7 +146,7 @@ export class CapabilityRuntime {
 
   private callWith<O>(name: string, input: unknown, parsedFromJson: boolean): CallResult<O> {
     const callId = this.newCallId();
-    const started = this.start(name, input, callId, undefined, parsedFromJson);
+    const started = this.start(name, input, callId, false, parsedFromJson);
     if (!started.ok) return started;
     const call = started.call;
     let output: unknown;
@@ -186,12 +189,12 @@ export class CapabilityRuntime {
   defer<O = unknown>(name: string, input: unknown): DeferredCall<O> {
     const callId = this.newCallId();
     const handle = newHandle(callId, name);
-    const started = this.start(name, input, callId, handle);
+    const started = this.start(name, input, callId, true);
     if (!started.ok) {
       handle.settle(started);
       return handle as DeferredCall<O>;
     }
-    const call = started.call;
+    const call: DeferredOpenCall = { ...started.call, handle };
     this.open.set(callId, call);
     if (call.entry.handler === undefined) {
       handle.state = 'pending';
@@ -212,7 +215,7 @@ export class CapabilityRuntime {
     while (started < limit && this.queue.length > 0) {
       const call = this.queue.shift()!;
       started++;
-      call.handle!.state = 'running';
+      call.handle.state = 'running';
       let output: unknown;
       try {
         output = call.entry.handler!({ tool: call.entry.name, callId: call.callId, input: call.input });
@@ -247,14 +250,14 @@ export class CapabilityRuntime {
   /** Cancels a queued or pending call and gives its reserved call back to the budget. */
   cancel(callId: string): CallResult {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle!.state === 'running') throw new ToolError('unknown_call', `no queued or pending call "${callId}" to cancel`);
+    if (call === undefined || call.handle.state === 'running') throw new ToolError('unknown_call', `no queued or pending call "${callId}" to cancel`);
     this.open.delete(callId);
     const queued = this.queue.indexOf(call);
     if (queued >= 0) this.queue.splice(queued, 1);
     if (call.entry.remaining !== undefined) call.entry.remaining++;
     const result: CallResult = { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${call.entry.name}" was cancelled`) };
     this.closeRecord(call.record, 'cancelled', 'cancelled');
-    call.handle!.settle(result);
+    call.handle.settle(result);
     return result;
   }
 
@@ -288,11 +291,11 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, callId: string, handle?: MutableHandle, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
+  private start(name: string, input: unknown, callId: string, deferred: boolean, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
     const record = this.openRecord(name, callId);
     const entry = this.tools.get(name);
     if (entry === undefined) return this.deny(record, callId, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
-    if (handle === undefined && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
+    if (!deferred && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
     const problem = parsedFromJson ? rootProblem(input) : envelopeProblem(input, this.limits, entry.contract.exactNumbers);
     if (problem !== undefined) return this.deny(record, callId, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(input)) {
@@ -301,7 +304,7 @@ export class CapabilityRuntime {
     }
     if (entry.remaining === 0) return this.deny(record, callId, new ToolError('budget_exhausted', `"${name}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: handle === undefined ? { entry, callId, record, input } : { entry, callId, record, input, handle } };
+    return { ok: true, call: { entry, callId, record, input } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
@@ -329,16 +332,16 @@ export class CapabilityRuntime {
     return { ok: false, callId, error };
   }
 
-  private settle(call: OpenCall, settlement: Settlement): CallResult {
+  private settle(call: DeferredOpenCall, settlement: Settlement): CallResult {
     this.open.delete(call.callId);
     const result = this.finish(call, settlement);
-    call.handle!.settle(result);
+    call.handle.settle(result);
     return result;
   }
 
-  private takePending(callId: string): OpenCall {
+  private takePending(callId: string): DeferredOpenCall {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle!.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call "${callId}": unknown, not a protocol call, or already finished`);
+    if (call === undefined || call.handle.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call "${callId}": unknown, not a protocol call, or already finished`);
     return call;
   }
 
