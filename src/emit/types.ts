@@ -17,15 +17,16 @@ export interface EmittedTypes {
  * `Input`/`Output` declarations for a contract. A root object schema becomes an interface; nested
  * objects are inline type literals, so no invented names appear and a type reads like its schema.
  */
+const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
+const printContext = ts.createSourceFile('types.ts', '', ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+
 export function emitTypes(contract: ContractIR, stem: string, exactNumbers: boolean): EmittedTypes {
-  const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-  const file = ts.createSourceFile('types.ts', '', ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const state = { usesJsonValue: false, exactNumbers };
   const declarations = [
     rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state),
     rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state),
   ];
-  const text = declarations.map((declaration) => reindent(printer.printNode(ts.EmitHint.Unspecified, declaration, file))).join('\n\n');
+  const text = declarations.map((declaration) => reindent(printer.printNode(ts.EmitHint.Unspecified, declaration, printContext))).join('\n\n');
   return { text, usesJsonValue: state.usesJsonValue };
 }
 
