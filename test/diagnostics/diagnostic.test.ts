@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { diagnosticCodes } from '../../src/diagnostics/codes.js';
+import { appendPointer, compareDiagnostics, formatDiagnostic, makeDiagnostic } from '../../src/diagnostics/diagnostic.js';
+
+const at = (line: number, column: number) => ({ line, column, offset: 0 });
+
+describe('diagnostics', () => {
+  it('format as file:line:col - severity code: message at pointer (hint)', () => {
+    const d = makeDiagnostic('a.contract.json', { code: 'JTC104', position: at(7, 47), pointer: '/input/pattern', message: 'unsupported keyword "pattern"', hint: 'check it in the handler' });
+    expect(formatDiagnostic(d)).toBe('a.contract.json:7:47 - error JTC104: unsupported keyword "pattern" at /input/pattern (check it in the handler)');
+    expect(formatDiagnostic(makeDiagnostic('a', { code: 'JTC204', position: at(1, 1), pointer: '', message: 'empty' }))).toBe('a:1:1 - warning JTC204: empty');
+  });
+
+  it('sort by file, then position, then code', () => {
+    const make = (file: string, line: number, code: 'JTC104' | 'JTC110') => makeDiagnostic(file, { code, position: at(line, 1), pointer: '', message: '' });
+    const sorted = [make('b', 1, 'JTC104'), make('a', 2, 'JTC104'), make('a', 2, 'JTC110'), make('a', 1, 'JTC110')].sort(compareDiagnostics);
+    expect(sorted.map((d) => `${d.file}${d.line}${d.code}`)).toEqual(['a1JTC110', 'a2JTC104', 'a2JTC110', 'b1JTC104']);
+  });
+
+  it('escape JSON Pointer tokens', () => {
+    expect(appendPointer('/properties', 'a/b~c')).toBe('/properties/a~1b~0c');
+    expect(appendPointer('', 0)).toBe('/0');
+  });
+
+  it('keep errors in JTC1xx and warnings in JTC2xx', () => {
+    for (const [code, { severity }] of Object.entries(diagnosticCodes)) expect(severity).toBe(code.startsWith('JTC1') ? 'error' : 'warning');
+  });
+});
