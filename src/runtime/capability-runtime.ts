@@ -74,7 +74,6 @@ type MutableRecord = { -readonly [K in keyof CallRecord]: CallRecord[K] };
 
 interface OpenCall {
   readonly entry: ToolEntry;
-  readonly callId: string;
   readonly record: MutableRecord;
   readonly input: unknown;
 }
@@ -145,13 +144,12 @@ export class CapabilityRuntime {
   }
 
   private callWith<O>(name: string, input: unknown, parsedFromJson: boolean): CallResult<O> {
-    const callId = this.newCallId();
-    const started = this.start(name, input, callId, false, parsedFromJson);
+    const started = this.start(name, input, false, parsedFromJson);
     if (!started.ok) return started;
     const call = started.call;
     let output: unknown;
     try {
-      output = call.entry.handler!({ tool: name, callId, input });
+      output = call.entry.handler!({ tool: name, callId: call.record.callId, input });
     } catch (error) {
       return this.finish(call, { error: handlerError(error) }) as CallResult<O>;
     }
@@ -173,8 +171,7 @@ export class CapabilityRuntime {
       input = exactNumbers ? parseJson(inputJson, options) : JSON.parse(inputJson);
       if (!exactNumbers && !parsedWithinLimits(input, this.limits)) input = parseJson(inputJson, options);
     } catch (error) {
-      const callId = this.newCallId();
-      return this.deny(this.openRecord(name, callId), callId, new ToolError('invalid_json', `input for "${name}" is not valid JSON: ${(error as Error).message}`));
+      return this.deny(this.openRecord(name), new ToolError('invalid_json', `input for "${name}" is not valid JSON: ${(error as Error).message}`));
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
@@ -187,15 +184,14 @@ export class CapabilityRuntime {
    * for `pump()`, a protocol tool for `complete()` or `fail()`. A rejected call settles at once.
    */
   defer<O = unknown>(name: string, input: unknown): DeferredCall<O> {
-    const callId = this.newCallId();
-    const handle = newHandle(callId, name);
-    const started = this.start(name, input, callId, true);
+    const started = this.start(name, input, true);
+    const handle = newHandle(started.ok ? started.call.record.callId : started.callId, name);
     if (!started.ok) {
       handle.settle(started);
       return handle as DeferredCall<O>;
     }
     const call: DeferredOpenCall = { ...started.call, handle };
-    this.open.set(callId, call);
+    this.open.set(handle.callId, call);
     if (call.entry.handler === undefined) {
       handle.state = 'pending';
       this.options.onRecord?.({ ...call.record });
@@ -218,7 +214,7 @@ export class CapabilityRuntime {
       call.handle.state = 'running';
       let output: unknown;
       try {
-        output = call.entry.handler!({ tool: call.entry.name, callId: call.callId, input: call.input });
+        output = call.entry.handler!({ tool: call.entry.name, callId: call.record.callId, input: call.input });
       } catch (error) {
         this.settle(call, { error: handlerError(error) });
         continue;
@@ -291,25 +287,26 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, callId: string, deferred: boolean, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
-    const record = this.openRecord(name, callId);
+  private start(name: string, input: unknown, deferred: boolean, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
+    const record = this.openRecord(name);
     const entry = this.tools.get(name);
-    if (entry === undefined) return this.deny(record, callId, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
-    if (!deferred && entry.handler === undefined) return this.deny(record, callId, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
+    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
+    if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
     const problem = parsedFromJson ? rootProblem(input) : envelopeProblem(input, this.limits, entry.contract.exactNumbers);
-    if (problem !== undefined) return this.deny(record, callId, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
+    if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(input)) {
       const issues = issuesOf(entry.contract.input.validate(input));
-      return this.deny(record, callId, new ToolError('invalid_input', `input for "${name}" does not match its contract: ${describeIssues(issues)}`, issues));
+      return this.deny(record, new ToolError('invalid_input', `input for "${name}" does not match its contract: ${describeIssues(issues)}`, issues));
     }
-    if (entry.remaining === 0) return this.deny(record, callId, new ToolError('budget_exhausted', `"${name}" has used its whole call budget`));
+    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${name}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: { entry, callId, record, input } };
+    return { ok: true, call: { entry, record, input } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
   private finish(call: OpenCall, settlement: Settlement): CallResult {
-    const { entry, callId } = call;
+    const { entry } = call;
+    const callId = call.record.callId;
     const name = entry.name;
     let error: ToolError | undefined;
     if ('error' in settlement) {
@@ -333,7 +330,7 @@ export class CapabilityRuntime {
   }
 
   private settle(call: DeferredOpenCall, settlement: Settlement): CallResult {
-    this.open.delete(call.callId);
+    this.open.delete(call.record.callId);
     const result = this.finish(call, settlement);
     call.handle.settle(result);
     return result;
@@ -345,17 +342,13 @@ export class CapabilityRuntime {
     return call;
   }
 
-  private deny(record: MutableRecord, callId: string, error: ToolError): CallFailure {
+  private deny(record: MutableRecord, error: ToolError): CallFailure {
     this.closeRecord(record, 'denied', error.code);
-    return { ok: false, callId, error };
+    return { ok: false, callId: record.callId, error };
   }
 
-  private newCallId(): string {
-    return `call-${this.nextCallId++}`;
-  }
-
-  private openRecord(tool: string, callId: string): MutableRecord {
-    const record: MutableRecord = { tool, callId, outcome: 'pending', startedAt: Date.now() };
+  private openRecord(tool: string): MutableRecord {
+    const record: MutableRecord = { tool, callId: `call-${this.nextCallId++}`, outcome: 'pending', startedAt: Date.now() };
     this.callRecords.push(record);
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
     if (this.callRecords.length >= 2 * this.maxRecords) this.callRecords = this.callRecords.slice(-this.maxRecords);
