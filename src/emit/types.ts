@@ -1,7 +1,7 @@
 import ts from 'typescript';
 import type { ContractIR } from '../contract/contract-ir.js';
 import { canonicalJson } from '../ir/canonical.js';
-import type { ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
+import { rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
 
@@ -143,12 +143,11 @@ function docLines(node: SchemaNode): string[] {
   if (node.annotations.default !== undefined) result.push(`@default ${canonicalJson(node.annotations.default)}`);
   for (const example of examples ?? []) result.push(`@example ${canonicalJson(example)}`);
   if (node.kind === 'integer') result.push('@integer');
-  const rules = node.kind === 'any' ? node.rules : 'rules' in node ? { [node.kind === 'integer' ? 'number' : node.kind]: node.rules } : {};
-  result.push(...constraintTags(rules as Partial<{ string: StringRules; number: NumberRules; array: ArrayRules }>));
+  result.push(...constraintTags(rulesOf(node)));
   return result;
 }
 
-function constraintTags(rules: Partial<{ string: StringRules; number: NumberRules; array: ArrayRules }>): string[] {
+function constraintTags(rules: Partial<AnyRules>): string[] {
   const tags: string[] = [];
   const add = (tag: string, value: string | number | undefined): void => {
     if (value !== undefined) tags.push(`@${tag} ${value}`);

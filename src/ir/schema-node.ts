@@ -126,3 +126,22 @@ export interface Annotations {
   readonly $schema?: string;
   readonly $id?: string;
 }
+
+/** The rules a node applies, by the type of value they constrain: all four for `any`, one otherwise. */
+export function rulesOf(node: SchemaNode): Partial<AnyRules> {
+  switch (node.kind) {
+    case 'any':
+      return node.rules;
+    case 'number':
+    case 'integer':
+      return { number: node.rules };
+    case 'string':
+      return { string: node.rules };
+    case 'array':
+      return { array: node.rules };
+    case 'object':
+      return { object: node.rules };
+    default:
+      return {};
+  }
+}

@@ -1,5 +1,5 @@
 import type { JsonMember, JsonNode } from '../source/json-node.js';
-import type { AnyRules, CountBound, DecimalBound, SchemaNode } from './schema-node.js';
+import { rulesOf, type CountBound, type DecimalBound, type SchemaNode } from './schema-node.js';
 
 /**
  * The IR back as JSON: what the generated module exports as its schema, so that the schema a
@@ -22,7 +22,7 @@ export function schemaToJson(node: SchemaNode): JsonNode {
   add('title', text(annotations.title));
   add('description', text(annotations.description));
   if (node.kind !== 'any') add('type', text(node.kind));
-  const rules: Partial<AnyRules> = node.kind === 'any' ? node.rules : node.kind === 'number' || node.kind === 'integer' ? { number: node.rules } : node.kind === 'null' || node.kind === 'boolean' ? {} : { [node.kind]: node.rules };
+  const rules = rulesOf(node);
   add('minLength', count(rules.string?.minLength));
   add('maxLength', count(rules.string?.maxLength));
   add('minimum', decimal(rules.number?.minimum));

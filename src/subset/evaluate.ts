@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { AnyRules, ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
+import { rulesOf, type AnyRules, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { enumHolds } from './keywords/enum.js';
 import { maxItemsConstraint, minItemsConstraint } from './keywords/item-count.js';
@@ -28,30 +28,8 @@ export function evaluate(node: SchemaNode, value: JsonNode, numeric: NumericRead
   switch (node.kind) {
     case 'any':
       return anyHolds(node.rules, value, numeric);
-    case 'null':
-    case 'boolean':
-    case 'string':
-    case 'array':
-    case 'object':
-    case 'number':
-    case 'integer':
-      return sourceTypeMatches(node.kind, value, isInteger) && anyHolds(rulesOf(node), value, numeric);
-  }
-}
-
-function rulesOf(node: Exclude<SchemaNode, { kind: 'any' }>): Partial<AnyRules> {
-  switch (node.kind) {
-    case 'number':
-    case 'integer':
-      return { number: node.rules };
-    case 'string':
-      return { string: node.rules };
-    case 'array':
-      return { array: node.rules };
-    case 'object':
-      return { object: node.rules };
     default:
-      return {};
+      return sourceTypeMatches(node.kind, value, isInteger) && anyHolds(rulesOf(node), value, numeric);
   }
 }
 

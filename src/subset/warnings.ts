@@ -1,7 +1,7 @@
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { equalityKey } from '../ir/json-equality.js';
-import type { AnyRules, Located, SchemaNode } from '../ir/schema-node.js';
+import { rulesOf, type Located, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { evaluate, type NumericReading } from './evaluate.js';
 
@@ -13,7 +13,7 @@ export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, re
   const warn = (code: DiagnosticInput['code'], at: Located, message: string, hint: string): void =>
     report({ code, position: at.position, pointer: at.pointer, message, hint });
 
-  const rules: Partial<AnyRules> = node.kind === 'any' ? node.rules : node.kind === 'number' || node.kind === 'integer' ? { number: node.rules } : node.kind === 'null' || node.kind === 'boolean' ? {} : { [node.kind]: node.rules };
+  const rules = rulesOf(node);
   const { string, number, array, object } = rules;
   if (string?.minLength && string.maxLength && string.minLength.value > string.maxLength.value) {
     warn('JTC202', string.minLength, `"minLength" ${string.minLength.value} is greater than "maxLength" ${string.maxLength.value}: no string is valid`, 'swap or correct the bounds');
