@@ -29,7 +29,7 @@ export interface AdversarialNamesInput {
   /** Property named 'hasOwnProperty' *\/ with a comment closer */
   hasOwnProperty?: "hasOwnProperty" | "x*/y" | "\u2028";
   /** Property named 'emoji 😀' *\/ with a comment closer */
-  "emoji \uD83D\uDE00"?: "emoji \uD83D\uDE00" | "x*/y" | "\u2028";
+  "emoji 😀"?: "emoji 😀" | "x*/y" | "\u2028";
   /** Property named '' *\/ with a comment closer */
   "": "" | "x*/y" | "\u2028";
   /** Property named 'new\nline' *\/ with a comment closer */

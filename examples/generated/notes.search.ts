@@ -53,12 +53,7 @@ export interface NotesSearchOutput {
     snippet?: string;
   }[];
   next?: null | "more";
-  shape?: [
-    1,
-    2
-  ] | {
-    kind: "point";
-  } | "plain";
+  shape?: [1, 2] | { kind: "point"; } | "plain";
 }
 
 /** Any JSON value. */

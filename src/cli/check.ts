@@ -1,7 +1,7 @@
 import { checkContracts } from '../contract/check-contracts.js';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
-import type { EmitKind } from '../output/file-set.js';
+import { generateFiles, type EmitKind } from '../output/file-set.js';
 import { compareOutput } from '../output/write.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
 
@@ -14,7 +14,7 @@ export interface CheckCommandOptions {
   readonly emit: EmitKind;
 }
 
-export async function runCheck(inputs: readonly string[], options: CheckCommandOptions, write: (text: string) => void): Promise<number> {
+export function runCheck(inputs: readonly string[], options: CheckCommandOptions, write: (text: string) => void): number {
   const sources = readContractSources(discoverContracts(inputs)).map((s) => ({ file: s.file, text: s.bytes }));
   const result = checkContracts(sources, { exactNumbers: options.exactNumbers });
   const summary = summarize(sources.length, result.diagnostics);
@@ -23,7 +23,6 @@ export async function runCheck(inputs: readonly string[], options: CheckCommandO
     write(formatReport(options.format, result.diagnostics, summary));
     return exitCode;
   }
-  const { generateFiles } = await import('../output/file-set.js');
   const drift = compareOutput(options.out, generateFiles(result.contracts, options.emit));
   const driftLines = [
     ...drift.stale.map((f) => `${options.out}/${f}: stale (differs from what the contracts generate)`),

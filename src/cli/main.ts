@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../contract/discover.js';
 import { version } from '../version.js';
-import type { BuildCommandOptions } from './build.js';
-import type { CheckCommandOptions } from './check.js';
+import { runBuild, watchBuild, type BuildCommandOptions } from './build.js';
+import { runCheck, type CheckCommandOptions } from './check.js';
 
 /** Runs the CLI and returns its exit code; never throws for a user's mistake. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -31,17 +31,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   contractCommand('check', 'Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date.')
     .option('-o, --out <dir>', 'generated output folder to compare against (stale, missing, orphaned files fail)')
-    .action(async (inputs: string[], options: CheckCommandOptions) => {
-      const { runCheck } = await import('./check.js');
-      exitCode = await runCheck(inputs, options, write);
+    .action((inputs: string[], options: CheckCommandOptions) => {
+      exitCode = runCheck(inputs, options, write);
     });
 
   contractCommand('build', 'Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
     .requiredOption('-o, --out <dir>', 'output folder')
     .option('-w, --watch', 'rebuild on every change until interrupted', false)
     .action(async (inputs: string[], options: BuildCommandOptions & { readonly watch: boolean }) => {
-      // Loaded on demand: code generation needs the TypeScript printer, a plain check does not.
-      const { runBuild, watchBuild } = await import('./build.js');
       exitCode = options.watch ? await watchBuild(inputs, options, write) : runBuild(inputs, options, write);
     });
 

@@ -1,14 +1,12 @@
-import ts from 'typescript';
 import type { ContractIR } from '../contract/contract-ir.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
-
-const f = ts.factory;
+import { stringLiteral } from './code.js';
 
 export interface EmittedTypes {
-  /** The declarations, printed by the TypeScript printer (which escapes every literal). */
+  /** The declarations; every name and literal in them is written through `stringLiteral`. */
   readonly text: string;
   readonly usesJsonValue: boolean;
 }
@@ -16,17 +14,16 @@ export interface EmittedTypes {
 /**
  * `Input`/`Output` declarations for a contract. A root object schema becomes an interface; nested
  * objects are inline type literals, so no invented names appear and a type reads like its schema.
+ * Types are printed straight from the IR: the grammar used is small (keywords, literals, unions,
+ * arrays, tuples, type literals), and building TypeScript syntax trees for it cost more than the
+ * validators.
  */
-const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-const printContext = ts.createSourceFile('types.ts', '', ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-
 export function emitTypes(contract: ContractIR, stem: string, exactNumbers: boolean): EmittedTypes {
   const state = { usesJsonValue: false, exactNumbers };
-  const declarations = [
+  const text = [
     rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state),
     rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state),
-  ];
-  const text = declarations.map((declaration) => reindent(printer.printNode(ts.EmitHint.Unspecified, declaration, printContext))).join('\n\n');
+  ].join('\n\n');
   return { text, usesJsonValue: state.usesJsonValue };
 }
 
@@ -36,102 +33,86 @@ interface TypeState {
   readonly exactNumbers: boolean;
 }
 
-function rootDeclaration(node: SchemaNode, name: string, role: string, state: TypeState): ts.Statement {
-  const exported = [f.createModifier(ts.SyntaxKind.ExportKeyword)];
-  const declaration =
-    node.kind === 'object' && node.enum === undefined
-      ? f.createInterfaceDeclaration(exported, name, undefined, undefined, objectMembers(node.rules, state))
-      : f.createTypeAliasDeclaration(exported, name, undefined, typeNode(node, state));
-  return withDoc(declaration, [role, ...docLines(node)]);
+/** A type as the members of a union: one entry for a plain type. */
+type Union = readonly string[];
+
+function rootDeclaration(node: SchemaNode, name: string, role: string, state: TypeState): string {
+  const doc = docComment([role, ...docLines(node)], '');
+  if (node.kind === 'object' && node.enum === undefined) return `${doc}export interface ${name} ${objectType(node.rules, state, '')}`;
+  return `${doc}export type ${name} = ${typeOf(node, state, '').join(' | ')};`;
 }
 
-function typeNode(node: SchemaNode, state: TypeState): ts.TypeNode {
+/** `indent` is the indentation of the line the type starts on; nested type literals go deeper. */
+function typeOf(node: SchemaNode, state: TypeState, indent: string): Union {
   if (node.enum !== undefined) {
-    if (node.enum.values.length === 0) return keyword(ts.SyntaxKind.NeverKeyword);
+    if (node.enum.values.length === 0) return ['never'];
     const literals = node.enum.values.map((value) => literalType(value, state.exactNumbers));
     // In exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value.
-    const numeric = state.exactNumbers && node.enum.values.some((v) => v.kind === 'number') ? [reference('NumericValue')] : [];
-    return union([...literals, ...numeric]);
+    const numeric = state.exactNumbers && node.enum.values.some((v) => v.kind === 'number') ? ['NumericValue'] : [];
+    return [...literals, ...numeric];
   }
   switch (node.kind) {
     case 'null':
-      return f.createLiteralTypeNode(f.createNull());
+      return ['null'];
     case 'boolean':
-      return keyword(ts.SyntaxKind.BooleanKeyword);
+      return ['boolean'];
     case 'number':
-      return state.exactNumbers ? reference('NumericValue') : keyword(ts.SyntaxKind.NumberKeyword);
+      return [state.exactNumbers ? 'NumericValue' : 'number'];
     case 'integer':
-      return state.exactNumbers ? union([keyword(ts.SyntaxKind.NumberKeyword), keyword(ts.SyntaxKind.BigIntKeyword)]) : keyword(ts.SyntaxKind.NumberKeyword);
+      return state.exactNumbers ? ['number', 'bigint'] : ['number'];
     case 'string':
-      return keyword(ts.SyntaxKind.StringKeyword);
-    case 'array':
-      return f.createArrayTypeNode(node.rules.items === undefined ? jsonValue(state) : typeNode(node.rules.items, state));
+      return ['string'];
+    case 'array': {
+      const items = node.rules.items === undefined ? [jsonValue(state)] : typeOf(node.rules.items, state, indent);
+      return [items.length === 1 ? `${items[0]}[]` : `(${items.join(' | ')})[]`];
+    }
     case 'object':
-      return f.createTypeLiteralNode(objectMembers(node.rules, state));
+      return [objectType(node.rules, state, indent)];
     case 'any':
-      return jsonValue(state);
+      return [jsonValue(state)];
   }
 }
 
-function objectMembers(rules: ObjectRules, state: TypeState): ts.TypeElement[] {
-  const members: ts.TypeElement[] = rules.properties.map(({ name, schema }) => {
-    const optional = rules.required.includes(name) ? undefined : f.createToken(ts.SyntaxKind.QuestionToken);
-    return withDoc(f.createPropertySignature(undefined, propertyName(name), optional, typeNode(schema, state)), docLines(schema));
+function objectType(rules: ObjectRules, state: TypeState, indent: string): string {
+  const inner = `${indent}  `;
+  const members = rules.properties.map(({ name, schema }) => {
+    const optional = rules.required.includes(name) ? '' : '?';
+    return `${docComment(docLines(schema), inner)}${inner}${propertyName(name)}${optional}: ${typeOf(schema, state, inner).join(' | ')};`;
   });
   // Required names without a schema of their own can hold any JSON value.
   for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
-    state.usesJsonValue = true;
-    members.push(f.createPropertySignature(undefined, propertyName(name), undefined, jsonValue(state)));
+    members.push(`${inner}${propertyName(name)}: ${jsonValue(state)};`);
   }
-  if (rules.additionalProperties !== false) {
-    const key = f.createParameterDeclaration(undefined, undefined, 'key', undefined, keyword(ts.SyntaxKind.StringKeyword));
-    members.push(f.createIndexSignature(undefined, [key], keyword(ts.SyntaxKind.UnknownKeyword)));
-  }
-  return members;
+  if (rules.additionalProperties !== false) members.push(`${inner}[key: string]: unknown;`);
+  return members.length === 0 ? '{}' : `{\n${members.join('\n')}\n${indent}}`;
 }
 
-function literalType(value: JsonNode, exactNumbers: boolean): ts.TypeNode {
+function literalType(value: JsonNode, exactNumbers: boolean): string {
   switch (value.kind) {
     case 'string':
-      return f.createLiteralTypeNode(f.createStringLiteral(value.value));
-    case 'number': {
-      if (exactNumbers && !roundTripsThroughF64(value.lexeme)) return reference('JsonNumber');
-      const number = Number(value.lexeme);
-      const digits = f.createNumericLiteral(String(Math.abs(number)));
-      return f.createLiteralTypeNode(number < 0 ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, digits) : digits);
-    }
+      return stringLiteral(value.value);
+    case 'number':
+      return exactNumbers && !roundTripsThroughF64(value.lexeme) ? 'JsonNumber' : String(Number(value.lexeme));
     case 'boolean':
-      return f.createLiteralTypeNode(value.value ? f.createTrue() : f.createFalse());
+      return String(value.value);
     case 'null':
-      return f.createLiteralTypeNode(f.createNull());
+      return 'null';
     case 'array':
-      return f.createTupleTypeNode(value.items.map((item) => literalType(item, exactNumbers)));
+      return `[${value.items.map((item) => literalType(item, exactNumbers)).join(', ')}]`;
     case 'object':
-      return f.createTypeLiteralNode(value.members.map((m) => f.createPropertySignature(undefined, propertyName(m.key), undefined, literalType(m.value, exactNumbers))));
+      return value.members.length === 0 ? '{}' : `{ ${value.members.map((m) => `${propertyName(m.key)}: ${literalType(m.value, exactNumbers)};`).join(' ')} }`;
   }
 }
 
-function union(types: ts.TypeNode[]): ts.TypeNode {
-  return types.length === 1 ? types[0]! : f.createUnionTypeNode(types);
-}
-
-function keyword(kind: ts.KeywordTypeSyntaxKind): ts.TypeNode {
-  return f.createKeywordTypeNode(kind);
-}
-
-function jsonValue(state: TypeState): ts.TypeNode {
+function jsonValue(state: TypeState): string {
   state.usesJsonValue = true;
-  return reference('JsonValue');
-}
-
-function reference(name: string): ts.TypeNode {
-  return f.createTypeReferenceNode(name);
+  return 'JsonValue';
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-function propertyName(name: string): ts.PropertyName {
-  return identifier.test(name) ? f.createIdentifier(name) : f.createStringLiteral(name);
+function propertyName(name: string): string {
+  return identifier.test(name) ? name : stringLiteral(name);
 }
 
 /** JSDoc lines: title, description, the annotations, and the constraints types cannot say. */
@@ -162,17 +143,12 @@ function constraintTags(rules: Partial<AnyRules>): string[] {
 }
 
 /**
- * Attaches a JSDoc comment. The text is user-written, so `*\/` is broken up and every line
- * terminator (including U+2028/U+2029) starts a new comment line.
+ * A JSDoc comment ending in a line break, or nothing. The text is user-written, so `*\/` is broken
+ * up and every line terminator (including U+2028/U+2029) starts a new comment line.
  */
-function withDoc<T extends ts.Node>(node: T, docLinesText: readonly string[]): T {
-  if (docLinesText.length === 0) return node;
-  const docLines = docLinesText.flatMap((line) => line.split(/\r\n|[\n\r\u2028\u2029]/)).map((line) => line.replace(/\*\//g, '*\\/').trimEnd());
-  const text = docLines.length === 1 ? `* ${docLines[0]} ` : `*\n${docLines.map((line) => (line === '' ? ' *' : ` * ${line}`)).join('\n')}\n `;
-  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, text, true);
-}
-
-/** The printer indents by four spaces; the rest of a generated module uses two. */
-function reindent(text: string): string {
-  return text.replace(/^((?: {4})+)/gm, (spaces) => ' '.repeat(spaces.length / 2));
+function docComment(textLines: readonly string[], indent: string): string {
+  if (textLines.length === 0) return '';
+  const docLines = textLines.flatMap((line) => line.split(/\r\n|[\n\r\u2028\u2029]/)).map((line) => line.replace(/\*\//g, '*\\/').trimEnd());
+  if (docLines.length === 1) return `${indent}/** ${docLines[0]} */\n`;
+  return `${indent}/**\n${docLines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`)).join('\n')}\n${indent} */\n`;
 }

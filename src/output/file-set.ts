@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as TypeScript from 'typescript';
 import type { ContractIR } from '../contract/contract-ir.js';
 import { emitIndexModule } from '../emit/index-module.js';
 import { emitModule } from '../emit/module.js';
@@ -29,15 +30,30 @@ export function generateFiles(contracts: readonly ContractIR[], emit: EmitKind):
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-const compilerOptions: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, removeComments: false };
+/**
+ * The TypeScript compiler takes a third of a second to load and only `--emit js` needs it (to strip
+ * types and write declarations), so it is loaded on the first such build.
+ */
+let typescript: typeof TypeScript | undefined;
+
+function loadTypeScript(): typeof TypeScript {
+  typescript ??= createRequire(import.meta.url)('typescript') as typeof TypeScript;
+  return typescript;
+}
+
+function compilerOptions(ts: typeof TypeScript): TypeScript.CompilerOptions {
+  return { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, removeComments: false };
+}
 
 function toJavaScript(source: string): string {
-  return ts.transpileModule(source, { compilerOptions, reportDiagnostics: false }).outputText;
+  const ts = loadTypeScript();
+  return ts.transpileModule(source, { compilerOptions: compilerOptions(ts), reportDiagnostics: false }).outputText;
 }
 
 /** Every export of a generated module carries an explicit type, so declarations need no type checker. */
 function toDeclaration(source: string): string {
-  const declarations = ts.transpileDeclaration(source, { compilerOptions: { ...compilerOptions, declaration: true }, reportDiagnostics: false }).outputText;
+  const ts = loadTypeScript();
+  const declarations = ts.transpileDeclaration(source, { compilerOptions: { ...compilerOptions(ts), declaration: true }, reportDiagnostics: false }).outputText;
   return `${leadingHeader(source)}\n${declarations}`;
 }
 
