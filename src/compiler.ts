@@ -2,10 +2,10 @@
  * The programmatic compiler API (`json-tool-contracts/compiler`). Nothing here touches the file
  * system: give it source text, get diagnostics, IR and generated files back.
  */
-import type { CheckOptions } from './contract/check-contract.js';
-import { checkContracts, type SourceText } from './contract/check-contracts.js';
-import { hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
-import { generateFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
+import { checkContract, type CheckOptions } from './contract/check-contract.js';
+import { checkToolNames, type NamedContract, type SourceText } from './contract/check-contracts.js';
+import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
+import { indexFiles, moduleFiles, sortFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
 export { checkContract, type CheckOptions, type CheckResult } from './contract/check-contract.js';
 export { checkContracts, type CheckContractsResult, type SourceText } from './contract/check-contracts.js';
@@ -28,7 +28,33 @@ export interface CompileResult {
 
 /** source texts → check → IR → generated files, without touching the disk. */
 export function compileContracts(sources: readonly SourceText[], options: CompileOptions = {}): CompileResult {
-  const { contracts, diagnostics } = checkContracts(sources, options);
+  return assembleBuild(sources.map((source) => compileSource(source, options)), options.emit ?? 'ts');
+}
+
+/**
+ * One source on its own: its diagnostics and, when it has no error, its module. A module depends on
+ * its contract alone, so sources can be compiled apart (on other threads) and assembled after.
+ */
+export interface CompiledSource {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly contract?: NamedContract;
+  readonly files: readonly GeneratedFile[];
+}
+
+export function compileSource(source: SourceText, options: CompileOptions): CompiledSource {
+  const { contract, diagnostics } = checkContract(source.text, source.file, options);
+  if (contract === undefined) return { diagnostics, files: [] };
+  const { file, name, namePosition } = contract;
+  return { diagnostics, contract: { file, name, namePosition }, files: moduleFiles(contract, options.emit ?? 'ts') };
+}
+
+/** What only the whole set can show (repeated names), then the sorted file set with its index, or no file at all. */
+export function assembleBuild(compiled: readonly CompiledSource[], emit: EmitKind): CompileResult {
+  const filesOf = new Map<NamedContract, readonly GeneratedFile[]>();
+  for (const source of compiled) if (source.contract !== undefined) filesOf.set(source.contract, source.files);
+  const names = checkToolNames([...filesOf.keys()]);
+  const diagnostics = [...compiled.flatMap((source) => source.diagnostics), ...names.diagnostics].sort(compareDiagnostics);
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
-  return { files: generateFiles(contracts, options.emit ?? 'ts'), diagnostics };
+  const modules = names.accepted.flatMap((contract) => filesOf.get(contract) ?? []);
+  return { files: sortFiles([...modules, ...indexFiles(names.accepted.map((c) => c.name), emit)]), diagnostics };
 }

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { compileContracts } from '../compiler.js';
 import { discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
 import type { EmitKind } from '../output/file-set.js';
+import { compileInParallel } from '../parallel/compile-in-parallel.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
 
@@ -11,14 +11,16 @@ export interface BuildCommandOptions {
   readonly format: OutputFormat;
   readonly strict: boolean;
   readonly exactNumbers: boolean;
+  /** Threads to compile on; a thread takes at least 32 contracts. */
+  readonly jobs: number;
 }
 
 /** One build: all contracts are checked, and the output is written only if none has an error. */
-export function runBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void): number {
+export async function runBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void): Promise<number> {
   const paths = discoverContracts(inputs);
   assertOutputFolder(options.out, paths);
   const sources = readContractSources(paths).map((s) => ({ file: s.file, text: s.bytes }));
-  const result = compileContracts(sources, { emit: options.emit, exactNumbers: options.exactNumbers });
+  const result = await compileInParallel(sources, { emit: options.emit, exactNumbers: options.exactNumbers }, options.jobs);
   const summary = summarize(sources.length, result.diagnostics);
   const exitCode = exitCodeFor(summary, options.strict);
   if (exitCode !== 0) {
@@ -26,7 +28,8 @@ export function runBuild(inputs: readonly string[], options: BuildCommandOptions
     return exitCode;
   }
   const outcome = writeOutput(options.out, result.files);
-  const line = `built ${result.files.length} files into ${options.out}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
+  const threads = result.threads > 1 ? ` on ${result.threads} threads` : '';
+  const line = `built ${result.files.length} files into ${options.out}${threads}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
   write(formatReport(options.format, result.diagnostics, summary, { written: outcome.written, deleted: outcome.deleted }, [line]));
   return 0;
 }
@@ -38,24 +41,38 @@ const debounceMs = 100;
  * last good output in place. Resolves with 0 on SIGINT or SIGTERM.
  */
 export function watchBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void, signal?: AbortSignal): Promise<number> {
-  const rebuild = (): void => {
+  let building = false;
+  let changedWhileBuilding = false;
+  // One build at a time: a change during a build asks for one more build after it.
+  const rebuild = async (): Promise<void> => {
+    if (building) {
+      changedWhileBuilding = true;
+      return;
+    }
+    building = true;
     try {
-      const code = runBuild(inputs, options, write);
+      const code = await runBuild(inputs, options, write);
       write(code === 0 ? `[${new Date().toISOString()}] rebuilt; watching for changes\n` : `[${new Date().toISOString()}] build failed; kept the last good output\n`);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       write(`jtc: ${error.message}\n`);
+    } finally {
+      building = false;
+    }
+    if (changedWhileBuilding) {
+      changedWhileBuilding = false;
+      await rebuild();
     }
   };
-  rebuild();
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const schedule = (_event: string, fileName: string | Buffer | null): void => {
       // Our own writes (an output folder inside a watched one) must not trigger another build.
       if (fileName !== null && /\.(ts|js|tmp)$/.test(String(fileName))) return;
       clearTimeout(timer);
-      timer = setTimeout(rebuild, debounceMs);
+      timer = setTimeout(() => rebuild().catch(reject), debounceMs);
     };
+    // Watching starts before the first build, so a change made as soon as it reports is seen.
     const watchers: FSWatcher[] = inputs.map((input) => watch(input, { recursive: true }, schedule));
     const stop = (): void => {
       clearTimeout(timer);
@@ -68,5 +85,6 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     signal?.addEventListener('abort', stop);
+    rebuild().catch(reject);
   });
 }

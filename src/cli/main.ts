@@ -1,4 +1,5 @@
-import { Command, CommanderError, Option } from 'commander';
+import { availableParallelism } from 'node:os';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../contract/discover.js';
 import { version } from '../version.js';
 import { runBuild, watchBuild, type BuildCommandOptions } from './build.js';
@@ -38,8 +39,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   contractCommand('build', 'Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
     .requiredOption('-o, --out <dir>', 'output folder')
     .option('-w, --watch', 'rebuild on every change until interrupted', false)
+    .addOption(new Option('-j, --jobs <n>', 'threads to compile on (each takes at least 32 contracts)').argParser(positiveInteger).default(availableParallelism(), 'the number of cores'))
     .action(async (inputs: string[], options: BuildCommandOptions & { readonly watch: boolean }) => {
-      exitCode = options.watch ? await watchBuild(inputs, options, write) : runBuild(inputs, options, write);
+      exitCode = options.watch ? await watchBuild(inputs, options, write) : await runBuild(inputs, options, write);
     });
 
   try {
@@ -53,4 +55,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return value;
 }

@@ -18,18 +18,25 @@ export interface CheckContractsResult {
 
 /** Checks every contract, then what only the set can show: repeated tool names and generated names. */
 export function checkContracts(sources: readonly SourceText[], options: CheckOptions = {}): CheckContractsResult {
+  const results = sources.map((source) => checkContract(source.text, source.file, options));
+  const set = checkToolNames(results.flatMap((result) => (result.contract === undefined ? [] : [result.contract])));
+  return { contracts: set.accepted, diagnostics: [...results.flatMap((result) => result.diagnostics), ...set.diagnostics].sort(compareDiagnostics) };
+}
+
+/** What the set checks need of a contract, so that contracts checked elsewhere (in a worker) can take part. */
+export type NamedContract = Pick<ContractIR, 'file' | 'name' | 'namePosition'>;
+
+/**
+ * Sorts contracts by tool name and rejects a later contract whose tool name (JTC124) or generated
+ * type names (JTC125) an earlier one already uses.
+ */
+export function checkToolNames<T extends NamedContract>(contracts: readonly T[]): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
+  const sorted = [...contracts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const diagnostics: Diagnostic[] = [];
-  const contracts: ContractIR[] = [];
-  for (const source of sources) {
-    const result = checkContract(source.text, source.file, options);
-    diagnostics.push(...result.diagnostics);
-    if (result.contract !== undefined) contracts.push(result.contract);
-  }
-  contracts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
-  const byName = new Map<string, ContractIR>();
-  const byStem = new Map<string, ContractIR>();
-  const rejected = new Set<ContractIR>();
-  for (const contract of contracts) {
+  const byName = new Map<string, T>();
+  const byStem = new Map<string, T>();
+  const rejected = new Set<T>();
+  for (const contract of sorted) {
     const sameName = byName.get(contract.name);
     const sameStem = byStem.get(typeStem(contract.name));
     if (sameName !== undefined) {
@@ -50,5 +57,5 @@ export function checkContracts(sources: readonly SourceText[], options: CheckOpt
     byName.set(contract.name, sameName ?? contract);
     byStem.set(typeStem(contract.name), sameStem ?? contract);
   }
-  return { contracts: contracts.filter((c) => !rejected.has(c)), diagnostics: diagnostics.sort(compareDiagnostics) };
+  return { accepted: sorted.filter((c) => !rejected.has(c)), diagnostics };
 }

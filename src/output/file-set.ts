@@ -17,17 +17,28 @@ export interface GeneratedFile {
  * name before this point), so it is the same on every machine, in every order, at any time.
  */
 export function generateFiles(contracts: readonly ContractIR[], emit: EmitKind): GeneratedFile[] {
-  const files: GeneratedFile[] = [];
-  const add = (base: string, source: string): void => {
-    if (emit === 'ts') {
-      files.push({ path: `${base}.ts`, text: source });
-    } else {
-      files.push({ path: `${base}.js`, text: toJavaScript(source) }, { path: `${base}.d.ts`, text: toDeclaration(source) });
-    }
-  };
-  for (const contract of contracts) add(contract.name, emitModule(contract));
-  add('index', emitIndexModule(contracts, (contract) => `./${contract.name}.js`));
+  return sortFiles([...contracts.flatMap((contract) => moduleFiles(contract, emit)), ...indexFiles(contracts.map((c) => c.name), emit)]);
+}
+
+/** One contract's module: it depends on that contract alone, so modules can be generated apart. */
+export function moduleFiles(contract: ContractIR, emit: EmitKind): GeneratedFile[] {
+  return asEmitted(contract.name, emitModule(contract), emit);
+}
+
+export function indexFiles(toolNames: readonly string[], emit: EmitKind): GeneratedFile[] {
+  return asEmitted('index', emitIndexModule(toolNames), emit);
+}
+
+export function sortFiles(files: GeneratedFile[]): GeneratedFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function asEmitted(base: string, source: string, emit: EmitKind): GeneratedFile[] {
+  if (emit === 'ts') return [{ path: `${base}.ts`, text: source }];
+  return [
+    { path: `${base}.js`, text: toJavaScript(source) },
+    { path: `${base}.d.ts`, text: toDeclaration(source) },
+  ];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,6 +127,37 @@ describe('jtc build and jtc check -o', () => {
     const { code, stderr } = jtc(['build', 'contracts', '-o', 'contracts'], dir);
     expect(code).toBe(2);
     expect(stderr).toContain('the output folder holds the contract source');
+  });
+
+  it('compiles on several threads with --jobs, to the same bytes and the same report as on one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-cli-'));
+    const contracts = join(dir, 'contracts');
+    mkdirSync(contracts);
+    const corpus = readdirSync('fixtures/corpus').filter((name) => name.endsWith('.contract.json'));
+    // 70 contracts: enough for two threads of at least 32 contracts each.
+    for (let i = 0; i < 70; i++) {
+      const contract = JSON.parse(readFileSync(join('fixtures/corpus', corpus[i % corpus.length]!), 'utf8')) as { name: string };
+      contract.name = `${contract.name}_${i}`;
+      writeFileSync(join(contracts, `${contract.name}.contract.json`), JSON.stringify(contract, null, 2));
+    }
+    const parallel = jtc(['build', 'contracts', '-o', 'parallel', '--jobs', '2'], dir);
+    const single = jtc(['build', 'contracts', '-o', 'single', '--jobs', '1'], dir);
+    expect(parallel).toEqual({ ...single, stdout: single.stdout.replace('into single', 'into parallel on 2 threads') });
+    expect(parallel.code).toBe(0);
+    expect(snapshot(join(dir, 'parallel'))).toEqual(snapshot(join(dir, 'single')));
+    expect(Object.keys(snapshot(join(dir, 'parallel')))).toHaveLength(71);
+
+    // Errors found on either thread are reported alike, and nothing is written.
+    const [first, second] = readdirSync(contracts).sort();
+    writeFileSync(join(contracts, first!), '{ "name": ');
+    writeFileSync(join(contracts, second!), readFileSync(join(contracts, second!), 'utf8').replace('"type": "object"', '"type": "objekt"'));
+    const failedParallel = jtc(['build', 'contracts', '-o', 'failed', '--jobs', '2'], dir);
+    expect(failedParallel).toEqual(jtc(['build', 'contracts', '-o', 'failed', '--jobs', '1'], dir));
+    expect(failedParallel.code).toBe(1);
+    expect(failedParallel.stdout).toContain(`contracts/${first}:1:11 - error`);
+    expect(failedParallel.stdout).toContain(`contracts/${second}:`);
+    expect(existsSync(join(dir, 'failed'))).toBe(false);
+    expect(jtc(['build', 'contracts', '-o', 'failed', '--jobs', '0'], dir).code).toBe(2);
   });
 
   it('rebuilds on change with --watch, keeps the last good output on an error, and exits 0 on SIGINT', async () => {
