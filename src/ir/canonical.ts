@@ -15,21 +15,44 @@ export function compactJson(node: JsonNode): string {
 }
 
 function serialize(node: JsonNode, sortKeys: boolean): string {
+  const out: string[] = [];
+  write(node, sortKeys, out);
+  return out.join('');
+}
+
+/** Appends to one list of parts: nested containers build no strings of their own. */
+function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
   switch (node.kind) {
     case 'object': {
       const members = sortKeys ? [...node.members].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) : node.members;
-      return `{${members.map((m) => `${JSON.stringify(m.key)}:${serialize(m.value, sortKeys)}`).join(',')}}`;
+      out.push('{');
+      members.forEach((member, index) => {
+        out.push(index === 0 ? '' : ',', JSON.stringify(member.key), ':');
+        write(member.value, sortKeys, out);
+      });
+      out.push('}');
+      return;
     }
     case 'array':
-      return `[${node.items.map((item) => serialize(item, sortKeys)).join(',')}]`;
+      out.push('[');
+      node.items.forEach((item, index) => {
+        if (index > 0) out.push(',');
+        write(item, sortKeys, out);
+      });
+      out.push(']');
+      return;
     case 'number':
-      return node.lexeme;
+      out.push(node.lexeme);
+      return;
     case 'string':
-      return JSON.stringify(node.value);
+      out.push(JSON.stringify(node.value));
+      return;
     case 'boolean':
-      return String(node.value);
+      out.push(String(node.value));
+      return;
     case 'null':
-      return 'null';
+      out.push('null');
+      return;
   }
 }
 
