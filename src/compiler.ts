@@ -41,7 +41,7 @@ export interface CompiledSource {
   readonly files: readonly GeneratedFile[];
 }
 
-export function compileSource(source: SourceText, options: CompileOptions): CompiledSource {
+export function compileSource(source: SourceText, options: CompileOptions = {}): CompiledSource {
   const { contract, diagnostics } = checkContract(source.text, source.file, options);
   if (contract === undefined) return { diagnostics, files: [] };
   const { file, name, namePosition } = contract;
