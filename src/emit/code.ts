@@ -16,9 +16,7 @@ export type Interpolated = Code | Literal | readonly Code[];
 
 export function code(strings: TemplateStringsArray, ...values: Interpolated[]): Code {
   let text = strings[0]!;
-  values.forEach((value, i) => {
-    text += interpolate(value) + strings[i + 1]!;
-  });
+  for (let i = 0; i < values.length; i++) text += interpolate(values[i]!) + strings[i + 1]!;
   return new Code(text);
 }
 
@@ -45,18 +43,13 @@ export function literal(value: Literal): string {
  * is what JSON.stringify would give, at a fraction of its cost.
  */
 export function stringLiteral(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c) return escapedLiteral(value);
-  }
-  return `"${value}"`;
-}
-
-function escapedLiteral(value: string): string {
+  if (needsNoEscape.test(value)) return `"${value}"`;
   const json = JSON.stringify(value);
   return lineSeparators.test(json) ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : json;
 }
 
+/** Printable ASCII other than `"` and `\`. */
+const needsNoEscape = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {
@@ -65,12 +58,12 @@ export function join(parts: readonly Code[], separator: string): Code {
 
 /** A block of statements, one per line, indented by the caller's nesting. */
 export function lines(parts: readonly (Code | undefined)[]): Code {
-  return new Code(
-    parts
-      .filter((part): part is Code => part !== undefined && part.text !== '')
-      .map((part) => part.text)
-      .join('\n'),
-  );
+  let text = '';
+  for (const part of parts) {
+    if (part === undefined || part.text === '') continue;
+    text = text === '' ? part.text : `${text}\n${part.text}`;
+  }
+  return new Code(text);
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -8,25 +8,31 @@
 export function indentByBraces(text: string): string {
   let depth = 0;
   let inCase = false;
-  let out = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  const out: string[] = [];
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
     if (line === '') {
-      out += '\n';
+      out.push('');
       continue;
     }
     const isLabel = line.startsWith('case ') || line.startsWith('default:');
-    if (line.startsWith('}')) {
+    if (line.charCodeAt(0) === closeBrace) {
       depth--;
       inCase = false;
     }
     if (isLabel) inCase = false;
-    out += `${padding(depth + (inCase ? 1 : 0))}${line}\n`;
+    out.push(padding(depth + (inCase ? 1 : 0)) + line);
     if (isLabel && line.endsWith(':')) inCase = true;
-    if (line.endsWith('{')) depth++;
+    if (line.charCodeAt(line.length - 1) === openBrace) depth++;
   }
-  return out.slice(0, -1);
+  return out.join('\n');
 }
+
+const openBrace = 0x7b;
+const closeBrace = 0x7d;
 
 const paddings: string[] = [''];
 

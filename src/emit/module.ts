@@ -59,7 +59,7 @@ export function emitModule(contract: ContractIR): string {
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  return fillTemplate(moduleTemplate, values);
+  return fillTemplate(values);
 }
 
 function header(contract: ContractIR): string {
@@ -72,12 +72,21 @@ function header(contract: ContractIR): string {
   ].join('\n');
 }
 
-/** Replaces each `{{name}}`; blank results collapse so that unused sections leave no gaps. */
-export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  const filled = template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`template placeholder {{${name}}} has no value`);
-    return value;
-  });
-  return filled.replace(/\n{3,}/g, '\n\n');
+/** The template cut once at its placeholders: static text at even indices, names at odd ones. */
+const moduleTemplateParts = moduleTemplate.split(/\{\{(\w+)\}\}/);
+
+/**
+ * Replaces each `{{name}}`. A section left empty takes the blank line after it along, so unused
+ * sections leave no gaps (the values themselves never hold a blank line's worth of newlines).
+ */
+function fillTemplate(values: Readonly<Record<string, string>>): string {
+  const parts = moduleTemplateParts;
+  let text = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = values[parts[i]!];
+    if (value === undefined) throw new Error(`template placeholder {{${parts[i]}}} has no value`);
+    const after = parts[i + 1]!;
+    text += value === '' && text.endsWith('\n\n') && after.startsWith('\n\n') ? after.slice(2) : value + after;
+  }
+  return text;
 }
