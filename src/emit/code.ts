@@ -1,3 +1,5 @@
+import { jsonString } from '../ir/canonical.js';
+
 /**
  * Generated code is built only through `code`: a tagged template in which every interpolated
  * value is encoded as a JavaScript literal unless it is already `Code`. User text (property
@@ -39,17 +41,12 @@ export function literal(value: Literal): string {
 /**
  * JSON.stringify escapes quotes, backslashes, control characters and lone surrogates; line and
  * paragraph separators are escaped too, so the literal also survives tools that split lines on them.
- * Most names and messages are printable ASCII without quotes: those are quoted as they are, which
- * is what JSON.stringify would give, at a fraction of its cost.
  */
 export function stringLiteral(value: string): string {
-  if (needsNoEscape.test(value)) return `"${value}"`;
-  const json = JSON.stringify(value);
+  const json = jsonString(value);
   return lineSeparators.test(json) ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : json;
 }
 
-/** Printable ASCII other than `"` and `\`. */
-const needsNoEscape = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {

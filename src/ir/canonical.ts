@@ -27,7 +27,7 @@ function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
       const members = sortKeys ? [...node.members].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) : node.members;
       out.push('{');
       members.forEach((member, index) => {
-        out.push(index === 0 ? '' : ',', JSON.stringify(member.key), ':');
+        out.push(index === 0 ? '' : ',', jsonString(member.key), ':');
         write(member.value, sortKeys, out);
       });
       out.push('}');
@@ -45,7 +45,7 @@ function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
       out.push(node.lexeme);
       return;
     case 'string':
-      out.push(JSON.stringify(node.value));
+      out.push(jsonString(node.value));
       return;
     case 'boolean':
       out.push(String(node.value));
@@ -55,6 +55,16 @@ function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
       return;
   }
 }
+
+/**
+ * `JSON.stringify` of a string. Most keys and values are printable ASCII without `"` or `\`, which
+ * JSON.stringify would only wrap in quotes: those skip its cost.
+ */
+export function jsonString(value: string): string {
+  return plainAscii.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+const plainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
