@@ -148,14 +148,19 @@ describe('jtc build and jtc check -o', () => {
     expect(Object.keys(snapshot(join(dir, 'parallel')))).toHaveLength(71);
 
     // Errors found on either thread are reported alike, and nothing is written.
-    const [first, second] = readdirSync(contracts).sort();
+    // Every other contract goes to the worker: these four land on both threads.
+    const [first, second, third, fourth] = readdirSync(contracts).sort();
     writeFileSync(join(contracts, first!), '{ "name": ');
     writeFileSync(join(contracts, second!), readFileSync(join(contracts, second!), 'utf8').replace('"type": "object"', '"type": "objekt"'));
+    const thirdName = (JSON.parse(readFileSync(join(contracts, third!), 'utf8')) as { name: string }).name;
+    const renamed = JSON.parse(readFileSync(join(contracts, fourth!), 'utf8')) as { name: string };
+    writeFileSync(join(contracts, fourth!), JSON.stringify({ ...renamed, name: thirdName }, null, 2));
     const failedParallel = jtc(['build', 'contracts', '-o', 'failed', '--jobs', '2'], dir);
     expect(failedParallel).toEqual(jtc(['build', 'contracts', '-o', 'failed', '--jobs', '1'], dir));
     expect(failedParallel.code).toBe(1);
     expect(failedParallel.stdout).toContain(`contracts/${first}:1:11 - error`);
     expect(failedParallel.stdout).toContain(`contracts/${second}:`);
+    expect(failedParallel.stdout).toContain(`error JTC124: tool name ${JSON.stringify(thirdName)} is also used by`);
     expect(existsSync(join(dir, 'failed'))).toBe(false);
     expect(jtc(['build', 'contracts', '-o', 'failed', '--jobs', '0'], dir).code).toBe(2);
   });
