@@ -80,14 +80,14 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       if (check(value)) return { ok: true, value: value as T };
       const issues: ValidationIssue[] = [];
-      collect(value, [], issues);
+      collect(value, [], issues, "#");
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };

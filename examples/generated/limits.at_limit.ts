@@ -983,521 +983,521 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["flag_000"];
     if (property0 !== undefined) {
-      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], "#/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
+      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
     }
     const property1 = value["flag_001"];
     if (property1 !== undefined) {
-      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], "#/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
+      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
     }
     const property2 = value["flag_002"];
     if (property2 !== undefined) {
-      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], "#/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
+      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
     }
     const property3 = value["flag_003"];
     if (property3 !== undefined) {
-      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], "#/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
+      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
     }
     const property4 = value["flag_004"];
     if (property4 !== undefined) {
-      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], "#/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
+      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
     }
     const property5 = value["flag_005"];
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], "#/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
     const property6 = value["flag_006"];
     if (property6 !== undefined) {
-      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], "#/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
+      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
     }
     const property7 = value["flag_007"];
     if (property7 !== undefined) {
-      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], "#/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
+      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
     }
     const property8 = value["flag_008"];
     if (property8 !== undefined) {
-      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], "#/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
+      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
     }
     const property9 = value["flag_009"];
     if (property9 !== undefined) {
-      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], "#/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
+      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
     }
     const property10 = value["flag_010"];
     if (property10 !== undefined) {
-      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], "#/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
+      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
     }
     const property11 = value["flag_011"];
     if (property11 !== undefined) {
-      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], "#/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
+      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
     }
     const property12 = value["flag_012"];
     if (property12 !== undefined) {
-      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], "#/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
+      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
     }
     const property13 = value["flag_013"];
     if (property13 !== undefined) {
-      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], "#/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
+      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
     }
     const property14 = value["flag_014"];
     if (property14 !== undefined) {
-      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], "#/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
+      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
     }
     const property15 = value["flag_015"];
     if (property15 !== undefined) {
-      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], "#/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
+      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
     }
     const property16 = value["flag_016"];
     if (property16 !== undefined) {
-      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], "#/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
+      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
     }
     const property17 = value["flag_017"];
     if (property17 !== undefined) {
-      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], "#/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
+      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
     }
     const property18 = value["flag_018"];
     if (property18 !== undefined) {
-      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], "#/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
+      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
     }
     const property19 = value["flag_019"];
     if (property19 !== undefined) {
-      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], "#/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
+      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
     }
     const property20 = value["flag_020"];
     if (property20 !== undefined) {
-      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], "#/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
+      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
     }
     const property21 = value["flag_021"];
     if (property21 !== undefined) {
-      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], "#/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
+      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
     }
     const property22 = value["flag_022"];
     if (property22 !== undefined) {
-      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], "#/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
+      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
     }
     const property23 = value["flag_023"];
     if (property23 !== undefined) {
-      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], "#/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
+      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
     }
     const property24 = value["flag_024"];
     if (property24 !== undefined) {
-      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], "#/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
+      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
     }
     const property25 = value["flag_025"];
     if (property25 !== undefined) {
-      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], "#/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
+      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
     }
     const property26 = value["flag_026"];
     if (property26 !== undefined) {
-      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], "#/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
+      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
     }
     const property27 = value["flag_027"];
     if (property27 !== undefined) {
-      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], "#/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
+      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
     }
     const property28 = value["flag_028"];
     if (property28 !== undefined) {
-      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], "#/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
+      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
     }
     const property29 = value["flag_029"];
     if (property29 !== undefined) {
-      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], "#/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
+      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
     }
     const property30 = value["flag_030"];
     if (property30 !== undefined) {
-      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], "#/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
+      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
     }
     const property31 = value["flag_031"];
     if (property31 !== undefined) {
-      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], "#/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
+      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
     }
     const property32 = value["flag_032"];
     if (property32 !== undefined) {
-      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], "#/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
+      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
     }
     const property33 = value["flag_033"];
     if (property33 !== undefined) {
-      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], "#/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
+      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
     }
     const property34 = value["flag_034"];
     if (property34 !== undefined) {
-      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], "#/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
+      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
     }
     const property35 = value["flag_035"];
     if (property35 !== undefined) {
-      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], "#/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
+      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
     }
     const property36 = value["flag_036"];
     if (property36 !== undefined) {
-      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], "#/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
+      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
     }
     const property37 = value["flag_037"];
     if (property37 !== undefined) {
-      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], "#/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
+      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
     }
     const property38 = value["flag_038"];
     if (property38 !== undefined) {
-      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], "#/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
+      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
     }
     const property39 = value["flag_039"];
     if (property39 !== undefined) {
-      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], "#/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
+      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
     }
     const property40 = value["flag_040"];
     if (property40 !== undefined) {
-      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], "#/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
+      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
     }
     const property41 = value["flag_041"];
     if (property41 !== undefined) {
-      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], "#/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
+      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
     }
     const property42 = value["flag_042"];
     if (property42 !== undefined) {
-      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], "#/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
+      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
     }
     const property43 = value["flag_043"];
     if (property43 !== undefined) {
-      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], "#/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
+      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
     }
     const property44 = value["flag_044"];
     if (property44 !== undefined) {
-      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], "#/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
+      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
     }
     const property45 = value["flag_045"];
     if (property45 !== undefined) {
-      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], "#/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
+      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
     }
     const property46 = value["flag_046"];
     if (property46 !== undefined) {
-      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], "#/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
+      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
     }
     const property47 = value["flag_047"];
     if (property47 !== undefined) {
-      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], "#/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
+      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
     }
     const property48 = value["flag_048"];
     if (property48 !== undefined) {
-      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], "#/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
+      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
     }
     const property49 = value["flag_049"];
     if (property49 !== undefined) {
-      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], "#/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
+      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
     }
     const property50 = value["flag_050"];
     if (property50 !== undefined) {
-      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], "#/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
+      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
     }
     const property51 = value["flag_051"];
     if (property51 !== undefined) {
-      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], "#/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
+      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
     }
     const property52 = value["flag_052"];
     if (property52 !== undefined) {
-      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], "#/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
+      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
     }
     const property53 = value["flag_053"];
     if (property53 !== undefined) {
-      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], "#/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
+      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
     }
     const property54 = value["flag_054"];
     if (property54 !== undefined) {
-      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], "#/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
+      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
     }
     const property55 = value["flag_055"];
     if (property55 !== undefined) {
-      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], "#/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
+      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
     }
     const property56 = value["flag_056"];
     if (property56 !== undefined) {
-      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], "#/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
+      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
     }
     const property57 = value["flag_057"];
     if (property57 !== undefined) {
-      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], "#/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
+      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
     }
     const property58 = value["flag_058"];
     if (property58 !== undefined) {
-      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], "#/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
+      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
     }
     const property59 = value["flag_059"];
     if (property59 !== undefined) {
-      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], "#/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
+      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
     }
     const property60 = value["flag_060"];
     if (property60 !== undefined) {
-      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], "#/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
+      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
     }
     const property61 = value["flag_061"];
     if (property61 !== undefined) {
-      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], "#/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
+      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
     }
     const property62 = value["flag_062"];
     if (property62 !== undefined) {
-      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], "#/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
+      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
     }
     const property63 = value["flag_063"];
     if (property63 !== undefined) {
-      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], "#/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
+      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
     }
     const property64 = value["flag_064"];
     if (property64 !== undefined) {
-      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], "#/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
+      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
     }
     const property65 = value["flag_065"];
     if (property65 !== undefined) {
-      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], "#/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
+      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
     }
     const property66 = value["flag_066"];
     if (property66 !== undefined) {
-      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], "#/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
+      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
     }
     const property67 = value["flag_067"];
     if (property67 !== undefined) {
-      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], "#/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
+      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
     }
     const property68 = value["flag_068"];
     if (property68 !== undefined) {
-      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], "#/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
+      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
     }
     const property69 = value["flag_069"];
     if (property69 !== undefined) {
-      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], "#/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
+      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
     }
     const property70 = value["flag_070"];
     if (property70 !== undefined) {
-      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], "#/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
+      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
     }
     const property71 = value["flag_071"];
     if (property71 !== undefined) {
-      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], "#/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
+      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
     }
     const property72 = value["flag_072"];
     if (property72 !== undefined) {
-      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], "#/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
+      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
     }
     const property73 = value["flag_073"];
     if (property73 !== undefined) {
-      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], "#/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
+      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
     }
     const property74 = value["flag_074"];
     if (property74 !== undefined) {
-      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], "#/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
+      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
     }
     const property75 = value["flag_075"];
     if (property75 !== undefined) {
-      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], "#/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
+      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
     }
     const property76 = value["flag_076"];
     if (property76 !== undefined) {
-      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], "#/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
+      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
     }
     const property77 = value["flag_077"];
     if (property77 !== undefined) {
-      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], "#/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
+      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
     }
     const property78 = value["flag_078"];
     if (property78 !== undefined) {
-      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], "#/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
+      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
     }
     const property79 = value["flag_079"];
     if (property79 !== undefined) {
-      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], "#/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
+      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
     }
     const property80 = value["flag_080"];
     if (property80 !== undefined) {
-      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], "#/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
+      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
     }
     const property81 = value["flag_081"];
     if (property81 !== undefined) {
-      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], "#/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
+      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
     }
     const property82 = value["flag_082"];
     if (property82 !== undefined) {
-      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], "#/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
+      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
     }
     const property83 = value["flag_083"];
     if (property83 !== undefined) {
-      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], "#/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
+      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
     }
     const property84 = value["flag_084"];
     if (property84 !== undefined) {
-      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], "#/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
+      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
     }
     const property85 = value["flag_085"];
     if (property85 !== undefined) {
-      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], "#/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
+      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
     }
     const property86 = value["flag_086"];
     if (property86 !== undefined) {
-      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], "#/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
+      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
     }
     const property87 = value["flag_087"];
     if (property87 !== undefined) {
-      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], "#/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
+      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
     }
     const property88 = value["flag_088"];
     if (property88 !== undefined) {
-      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], "#/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
+      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
     }
     const property89 = value["flag_089"];
     if (property89 !== undefined) {
-      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], "#/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
+      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
     }
     const property90 = value["flag_090"];
     if (property90 !== undefined) {
-      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], "#/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
+      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
     }
     const property91 = value["flag_091"];
     if (property91 !== undefined) {
-      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], "#/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
+      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
     }
     const property92 = value["flag_092"];
     if (property92 !== undefined) {
-      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], "#/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
+      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
     }
     const property93 = value["flag_093"];
     if (property93 !== undefined) {
-      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], "#/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
+      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
     }
     const property94 = value["flag_094"];
     if (property94 !== undefined) {
-      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], "#/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
+      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
     }
     const property95 = value["flag_095"];
     if (property95 !== undefined) {
-      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], "#/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
+      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
     }
     const property96 = value["flag_096"];
     if (property96 !== undefined) {
-      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], "#/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
+      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
     }
     const property97 = value["flag_097"];
     if (property97 !== undefined) {
-      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], "#/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
+      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
     }
     const property98 = value["flag_098"];
     if (property98 !== undefined) {
-      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], "#/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
+      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
     }
     const property99 = value["flag_099"];
     if (property99 !== undefined) {
-      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], "#/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
+      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
     }
     const property100 = value["flag_100"];
     if (property100 !== undefined) {
-      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], "#/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
+      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
     }
     const property101 = value["flag_101"];
     if (property101 !== undefined) {
-      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], "#/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
+      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
     }
     const property102 = value["flag_102"];
     if (property102 !== undefined) {
-      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], "#/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
+      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
     }
     const property103 = value["flag_103"];
     if (property103 !== undefined) {
-      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], "#/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
+      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
     }
     const property104 = value["flag_104"];
     if (property104 !== undefined) {
-      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], "#/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
+      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
     }
     const property105 = value["flag_105"];
     if (property105 !== undefined) {
-      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], "#/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
+      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
     }
     const property106 = value["flag_106"];
     if (property106 !== undefined) {
-      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], "#/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
+      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
     }
     const property107 = value["flag_107"];
     if (property107 !== undefined) {
-      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], "#/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
+      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
     }
     const property108 = value["flag_108"];
     if (property108 !== undefined) {
-      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], "#/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
+      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
     }
     const property109 = value["flag_109"];
     if (property109 !== undefined) {
-      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], "#/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
+      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
     }
     const property110 = value["flag_110"];
     if (property110 !== undefined) {
-      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], "#/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
+      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
     }
     const property111 = value["flag_111"];
     if (property111 !== undefined) {
-      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], "#/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
+      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
     }
     const property112 = value["flag_112"];
     if (property112 !== undefined) {
-      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], "#/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
+      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
     }
     const property113 = value["flag_113"];
     if (property113 !== undefined) {
-      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], "#/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
+      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
     }
     const property114 = value["flag_114"];
     if (property114 !== undefined) {
-      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], "#/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
+      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
     }
     const property115 = value["flag_115"];
     if (property115 !== undefined) {
-      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], "#/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
+      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
     }
     const property116 = value["flag_116"];
     if (property116 !== undefined) {
-      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], "#/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
+      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
     }
     const property117 = value["flag_117"];
     if (property117 !== undefined) {
-      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], "#/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
+      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
     }
     const property118 = value["flag_118"];
     if (property118 !== undefined) {
-      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], "#/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
+      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
     }
     const property119 = value["flag_119"];
     if (property119 !== undefined) {
-      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], "#/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
+      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
     }
     const property120 = value["flag_120"];
     if (property120 !== undefined) {
-      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], "#/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
+      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
     }
     const property121 = value["flag_121"];
     if (property121 !== undefined) {
-      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], "#/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
+      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
     }
     const property122 = value["flag_122"];
     if (property122 !== undefined) {
-      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], "#/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
+      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
     }
     const property123 = value["flag_123"];
     if (property123 !== undefined) {
-      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], "#/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
+      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
     }
     const property124 = value["flag_124"];
     if (property124 !== undefined) {
-      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], "#/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
+      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
     }
     const property125 = value["flag_125"];
     if (property125 !== undefined) {
-      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], "#/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
+      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
     }
     const property126 = value["flag_126"];
     if (property126 !== undefined) {
-      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], "#/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
+      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
     }
     const property127 = value["flag_127"];
     if (property127 !== undefined) {
-      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], "#/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
+      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
     }
     for (const key in value) {
       switch (key) {
@@ -1629,11 +1629,11 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "flag_125":
         case "flag_126":
         case "flag_127":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
       }
     }
   }
@@ -1668,33 +1668,33 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["choice"];
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "choice"], "#/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
-        if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], "#/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
+        if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
       }
     }
     const property1 = value["deep"];
     if (property1 !== undefined) {
       path.push("deep");
-      collectOutputDeep(property1, path, issues);
+      collectOutputDeep(property1, path, issues, schemaPath + "/properties/deep");
       path.pop();
     }
     for (const key in value) {
       switch (key) {
         case "choice":
         case "deep":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1718,16 +1718,16 @@ function checkOutputDeep(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeep(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeep(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNext(property0, path, issues);
+      collectOutputDeepNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1736,7 +1736,7 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1760,16 +1760,16 @@ function checkOutputDeepNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNext(property0, path, issues);
+      collectOutputDeepNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1778,7 +1778,7 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1802,16 +1802,16 @@ function checkOutputDeepNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1820,7 +1820,7 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1844,16 +1844,16 @@ function checkOutputDeepNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1862,7 +1862,7 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1886,16 +1886,16 @@ function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1904,7 +1904,7 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1928,16 +1928,16 @@ function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1946,7 +1946,7 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -1970,16 +1970,16 @@ function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -1988,7 +1988,7 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2012,16 +2012,16 @@ function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2030,7 +2030,7 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2054,16 +2054,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolea
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2072,7 +2072,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2096,16 +2096,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): bo
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2114,7 +2114,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2138,16 +2138,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown)
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2156,7 +2156,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2180,16 +2180,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unkn
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2198,7 +2198,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2222,16 +2222,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: 
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2240,7 +2240,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2264,16 +2264,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(val
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2282,7 +2282,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2306,16 +2306,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2324,7 +2324,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2348,16 +2348,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2366,7 +2366,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2390,16 +2390,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2408,7 +2408,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2432,16 +2432,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2450,7 +2450,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2474,16 +2474,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2492,7 +2492,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2516,16 +2516,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2534,7 +2534,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2558,16 +2558,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2576,7 +2576,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2600,16 +2600,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2618,7 +2618,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2642,16 +2642,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2660,7 +2660,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2684,16 +2684,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2702,7 +2702,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2726,16 +2726,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2744,7 +2744,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2768,16 +2768,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2786,7 +2786,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2810,16 +2810,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2828,7 +2828,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2852,16 +2852,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2870,7 +2870,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2894,16 +2894,16 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues);
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
@@ -2912,7 +2912,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2936,15 +2936,15 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["next"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {
       switch (key) {
@@ -2952,7 +2952,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -2979,14 +2979,14 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       if (check(value)) return { ok: true, value: value as T };
       const issues: ValidationIssue[] = [];
-      collect(value, [], issues);
+      collect(value, [], issues, "#");
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };

@@ -103,21 +103,21 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["left"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/required", "required", "missing required property \"left\"", { missingProperty: "left" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"left\"", { missingProperty: "left" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], "#/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     const property1 = value["right"];
     if (property1 === undefined) {
-      issues.push(issue(path, "#/required", "required", "missing required property \"right\"", { missingProperty: "right" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"right\"", { missingProperty: "right" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], "#/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
+      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
     for (const key in value) {
       switch (key) {
@@ -126,7 +126,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
       }
     }
   }
@@ -143,15 +143,15 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["total"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/required", "required", "missing required property \"total\"", { missingProperty: "total" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"total\"", { missingProperty: "total" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], "#/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {
       switch (key) {
@@ -159,7 +159,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
       }
     }
   }
@@ -186,14 +186,14 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       if (check(value)) return { ok: true, value: value as T };
       const issues: ValidationIssue[] = [];
-      collect(value, [], issues);
+      collect(value, [], issues, "#");
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };

@@ -255,70 +255,70 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["query"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/required", "required", "missing required property \"query\"", { missingProperty: "query" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"query\"", { missingProperty: "query" }));
     } else {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "query"], "#/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue([...path, "query"], schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
-        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue([...path, "query"], "#/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }));
-        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], "#/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
+        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }));
+        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
       }
     }
     const property1 = value["tags"];
     if (property1 !== undefined) {
       path.push("tags");
-      collectInputTags(property1, path, issues);
+      collectInputTags(property1, path, issues, schemaPath + "/properties/tags");
       path.pop();
     }
     const property2 = value["sort"];
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "sort"], "#/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
-        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], "#/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
+        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
       }
     }
     const property3 = value["limit"];
     if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
-        issues.push(issue([...path, "limit"], "#/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
+        issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
       } else {
-        if (property3 < 1) issues.push(issue([...path, "limit"], "#/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
-        if (property3 > 100) issues.push(issue([...path, "limit"], "#/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
+        if (property3 < 1) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
+        if (property3 > 100) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
     const property4 = value["minScore"];
     if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
-        issues.push(issue([...path, "minScore"], "#/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
+        issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
       } else {
-        if (property4 < 0) issues.push(issue([...path, "minScore"], "#/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
-        if (property4 > 1) issues.push(issue([...path, "minScore"], "#/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
+        if (property4 < 0) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
+        if (property4 > 1) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
     const property5 = value["archived"];
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], "#/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
     const property6 = value["cursor"];
     if (property6 !== undefined) {
-      if (property6 !== null) issues.push(issue([...path, "cursor"], "#/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
+      if (property6 !== null) issues.push(issue([...path, "cursor"], schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
     }
     const property7 = value["filters"];
     if (property7 !== undefined) {
       path.push("filters");
-      collectInputFilters(property7, path, issues);
+      collectInputFilters(property7, path, issues, schemaPath + "/properties/filters");
       path.pop();
     }
     const property8 = value["extra"];
     if (property8 !== undefined) {
-      if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], "#/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
+      if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
     }
     for (const key in value) {
       switch (key) {
@@ -330,13 +330,13 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "cursor":
         case "filters":
         case "extra":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
         case "query":
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
       }
     }
   }
@@ -354,17 +354,17 @@ function checkInputTags(value: unknown): boolean {
   return true;
 }
 
-function collectInputTags(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectInputTags(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path, "#/properties/tags/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
-    if (value.length > 10) issues.push(issue(path, "#/properties/tags/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
+    if (value.length > 10) issues.push(issue(path, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = value[i];
       if (typeof item !== "string") {
-        issues.push(issue([...path, i], "#/properties/tags/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
+        issues.push(issue([...path, i], schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
       } else {
-        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue([...path, i], "#/properties/tags/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }));
+        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue([...path, i], schemaPath + "/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }));
       }
     }
   }
@@ -398,27 +398,27 @@ function checkInputFilters(value: unknown): boolean {
   return true;
 }
 
-function collectInputFilters(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectInputFilters(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/filters/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["after"];
     if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "after"], "#/properties/filters/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue([...path, "after"], schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     const property1 = value["before"];
     if (property1 !== undefined) {
-      if (typeof property1 !== "string") issues.push(issue([...path, "before"], "#/properties/filters/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
+      if (typeof property1 !== "string") issues.push(issue([...path, "before"], schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
     }
     for (const key in value) {
       switch (key) {
         case "after":
         case "before":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties/filters/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], "#/properties/filters/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
       }
     }
   }
@@ -448,39 +448,39 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["hits"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
     } else {
       path.push("hits");
-      collectOutputHits(property0, path, issues);
+      collectOutputHits(property0, path, issues, schemaPath + "/properties/hits");
       path.pop();
     }
     const property1 = value["next"];
     if (property1 !== undefined) {
-      if (!isJsonValue(property1)) issues.push(issue([...path, "next"], "#/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
-      if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], "#/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
+      if (!isJsonValue(property1)) issues.push(issue([...path, "next"], schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
+      if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
     }
     const property2 = value["shape"];
     if (property2 !== undefined) {
-      if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], "#/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
-      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], "#/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
+      if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
+      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
     }
     for (const key in value) {
       switch (key) {
         case "next":
         case "shape":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
         case "hits":
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
       }
     }
   }
@@ -496,15 +496,15 @@ function checkOutputHits(value: unknown): boolean {
   return true;
 }
 
-function collectOutputHits(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputHits(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path, "#/properties/hits/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = value[i];
       if (!checkOutputHitsItems(item)) {
         path.push(i);
-        collectOutputHitsItems(item, path, issues);
+        collectOutputHitsItems(item, path, issues, schemaPath + "/items");
         path.pop();
       }
     }
@@ -531,41 +531,41 @@ function checkOutputHitsItems(value: unknown): boolean {
   return true;
 }
 
-function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {
+function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, "#/properties/hits/items/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     const property0 = value["id"];
     if (property0 === undefined) {
-      issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"id\"", { missingProperty: "id" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"id\"", { missingProperty: "id" }));
     } else {
-      if (typeof property0 !== "string") issues.push(issue([...path, "id"], "#/properties/hits/items/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue([...path, "id"], schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     const property1 = value["score"];
     if (property1 === undefined) {
-      issues.push(issue(path, "#/properties/hits/items/required", "required", "missing required property \"score\"", { missingProperty: "score" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"score\"", { missingProperty: "score" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], "#/properties/hits/items/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
+      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }
     const property2 = value["snippet"];
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "snippet"], "#/properties/hits/items/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
-        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], "#/properties/hits/items/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
+        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
       }
     }
     for (const key in value) {
       switch (key) {
         case "snippet":
-          if (value[key] === undefined) issues.push(issue([...path, key], "#/properties/hits/items/properties", "type", "must be a JSON value, got undefined", {}));
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
         case "id":
         case "score":
           continue;
       }
       if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], "#/properties/hits/items/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
       }
     }
   }
@@ -592,14 +592,14 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[]) => void;
+type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       if (check(value)) return { ok: true, value: value as T };
       const issues: ValidationIssue[] = [];
-      collect(value, [], issues);
+      collect(value, [], issues, "#");
       if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };

@@ -46,7 +46,7 @@ export function emitModule(contract: ContractIR): string {
     maxIssues: String(maxIssues),
     helpers: helperCode(validators.helpers, exact).join('\n\n'),
     hoisted: join(validators.hoisted, '\n').text,
-    validators: validators.functions.map((fn) => fn.text).join('\n\n'),
+    validators: validators.functionsText(),
     inputSchema: jsonLiteralBlock(inputSchema, exact).text,
     outputSchema: jsonLiteralBlock(outputSchema, exact).text,
     name: literal(contract.name),

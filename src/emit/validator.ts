@@ -1,5 +1,6 @@
 import { appendPointer } from '../diagnostics/diagnostic.js';
-import type { AnyNode, ArrayRules, NumberRules, ObjectRules, SchemaNode, StringRules } from '../ir/schema-node.js';
+import { canonicalJson, jsonString } from '../ir/canonical.js';
+import { rulesOf, type AnyNode, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
 import { emitEnumCheck } from '../subset/keywords/enum.js';
 import { maxItemsConstraint, minItemsConstraint } from '../subset/keywords/item-count.js';
 import { maximumConstraint, minimumConstraint } from '../subset/keywords/number-bounds.js';
@@ -18,6 +19,17 @@ export interface ValidatorCode {
 
 type KeywordCheck = readonly [keyword: string, check: EmittedCheck];
 
+interface Shape {
+  readonly names: ValidatorCode;
+  /** `Input `/`Output ` for a root, else empty. */
+  readonly label: string;
+  /** Where the first schema of this shape stands. */
+  readonly schemaPath: string;
+  /** Every schema of this shape (each pass asks for its functions, so a count would double). */
+  readonly schemas: Set<SchemaNode>;
+  text: string;
+}
+
 /**
  * Where a value sits, for `collect`: the function's mutable path array and, for a value inline in
  * its parent's function, its key. Arrays are allocated only for an issue; a child function's call
@@ -33,6 +45,13 @@ const functionPath: PathRef = { base: new Code('path') };
 const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
 
 /**
+ * Schema paths in a shape's functions are relative to the shape, and `collect` takes the shape's own
+ * path as its `schemaPath` argument: shapes that validate alike (the same user object in ten places)
+ * then share one pair of functions, each issue still naming the schema it came from.
+ */
+const schemaPathAt = (relative: string): Code => (relative === '' ? code`schemaPath` : code`schemaPath + ${relative}`);
+
+/**
  * How one pass renders the shared checks. `check` is the fast path: it returns false at the first
  * failure and allocates nothing. `collect` reports every issue with its paths.
  */
@@ -44,7 +63,7 @@ interface Pass {
   /** A statement for a value that is not JSON at all. */
   notJson(value: Code, schemaPath: string, path: PathRef): Code;
   /** A statement that runs a child shape's function; `skipIfValid` for one of many siblings. */
-  child(names: ValidatorCode, value: Code, path: PathRef, skipIfValid: boolean): Code;
+  child(names: ValidatorCode, value: Code, path: PathRef, schemaPath: string, skipIfValid: boolean): Code;
   /** Extra loop condition: collecting stops once there are more issues than a result keeps. */
   readonly loopLimit: string;
 }
@@ -57,7 +76,7 @@ const checkPass: Pass = {
   loopLimit: '',
 };
 
-const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPath}, ${keyword}, ${message}, ${params}));`;
+const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
 
 const missing = (name: string, schemaPath: string, path: PathRef): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', requiredMessage(name), code`{ missingProperty: ${name} }`);
 
@@ -75,8 +94,8 @@ const collectPass: Pass = {
   // An array item that passes the fast check has nothing to report, so of many items only the
   // failing ones are collected. A property is collected at once: checking it first would walk the
   // failing path again at every level.
-  child: (names, value, path, skipIfValid) => {
-    const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues);`;
+  child: (names, value, path, schemaPath, skipIfValid) => {
+    const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
     return skipIfValid ? lines([code`if (!${new Code(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
   },
@@ -88,12 +107,17 @@ const collectPass: Pass = {
  * Scalars are checked inline; small functions per shape keep each one optimisable by V8.
  */
 export class ValidatorEmitter {
-  readonly functions: Code[] = [];
   readonly hoisted: Code[] = [];
   readonly helpers = new Set<HelperName>();
   private readonly usedNames = new Set<string>();
   private readonly hoistedByInit = new Map<string, Code>();
-  private readonly shapes = new Map<SchemaNode, ValidatorCode>();
+  private readonly shapes = new Map<string, Shape>();
+  /** In emission order: a parent reads above its children. */
+  private readonly shapeOrder: Shape[] = [];
+  private readonly keyOfNode = new Map<SchemaNode, string>();
+  private readonly keyOfText = new Map<string, string>();
+  /** The schema path of the shape being emitted; paths inside it are written relative to it. */
+  private shapePath = '';
   private readonly context: EmitContext;
 
   constructor(exactNumbers: boolean) {
@@ -122,33 +146,80 @@ export class ValidatorEmitter {
     return name;
   }
 
+  /** Every shape's functions, each headed by where its schema stands (and how many more places share it). */
+  functionsText(): string {
+    return this.shapeOrder
+      .map((shape) => {
+        const others = shape.schemas.size - 1;
+        const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'schema' : 'schemas'} of this shape)` : '';
+        return `// ${shape.label}${shape.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}${more}\n${shape.text}`;
+      })
+      .join('\n\n');
+  }
+
+  /** The path of a schema inside the shape being emitted. */
+  private relative(schemaPath: string): string {
+    return schemaPath.slice(this.shapePath.length);
+  }
+
+  /**
+   * Equal keys mean equal validator code: the kind, the enum and every rule, with children by their
+   * own keys. Annotations do not validate, and schema paths are relative, so neither takes part.
+   */
+  private shapeKey(node: SchemaNode): string {
+    const known = this.keyOfNode.get(node);
+    if (known !== undefined) return known;
+    const { string, number, array, object } = rulesOf(node);
+    // Names and enum values are JSON-quoted and children are numeric ids, so the text is unambiguous.
+    const parts = [node.kind, node.enum === undefined ? '' : `[${node.enum.values.map(canonicalJson).join(',')}]`];
+    if (string !== undefined) parts.push(`${string.minLength?.value}~${string.maxLength?.value}`);
+    if (number !== undefined) parts.push(`${number.minimum?.lexeme}~${number.maximum?.lexeme}`);
+    if (array !== undefined) parts.push(`${array.items === undefined ? '' : this.shapeKey(array.items)}~${array.minItems?.value}~${array.maxItems?.value}`);
+    if (object !== undefined) {
+      const properties = object.properties.map((p) => `${jsonString(p.name)}:${this.shapeKey(p.schema)}`).join(',');
+      parts.push(`${properties}~${object.required.map(jsonString).join(',')}~${object.additionalProperties === false}`);
+    }
+    const text = parts.join('|');
+    // Interned to a short id, so a parent's key holds its children's ids and not their whole text.
+    const key = this.keyOfText.get(text) ?? String(this.keyOfText.size);
+    this.keyOfText.set(text, key);
+    this.keyOfNode.set(node, key);
+    return key;
+  }
+
   private use(check: EmittedCheck): EmittedCheck {
     check.helpers.forEach((helper) => this.helpers.add(helper));
     return check;
   }
 
   /**
-   * The `check`/`collect` pair of one shape, emitted once. Its slot is taken before its children
-   * are emitted, so a parent reads above its children.
+   * The `check`/`collect` pair of one shape, emitted once for every schema of that shape. Its slot
+   * is taken before its children are emitted, so a parent reads above its children.
    */
   private shapeFunctions(node: SchemaNode, stem: string, label: string): ValidatorCode {
-    const existing = this.shapes.get(node);
-    if (existing !== undefined) return existing;
+    const key = this.shapeKey(node);
+    const existing = this.shapes.get(key);
+    if (existing !== undefined) {
+      existing.schemas.add(node);
+      return existing.names;
+    }
     const base = this.uniqueName(`check${stem}`).slice('check'.length);
     this.usedNames.add(`collect${base}`);
     const names = { checkName: `check${base}`, collectName: `collect${base}` };
-    this.shapes.set(node, names);
-    const slot = this.functions.length;
-    this.functions.push(new Code(''));
+    const shape: Shape = { names, label, schemaPath: node.schemaPath, schemas: new Set([node]), text: '' };
+    this.shapes.set(key, shape);
+    this.shapeOrder.push(shape);
+    const outerPath = this.shapePath;
+    this.shapePath = node.schemaPath;
     const value = new Code('value');
-    const comment = `// ${label}${node.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
-    const check = lines([new Code(comment), code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
+    const check = lines([code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
     const collect = lines([
-      code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[]): void {`,
+      code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`,
       this.nodeStatements(collectPass, node, value, functionPath, base),
       code`}`,
     ]);
-    this.functions[slot] = new Code(indentByBraces(`${check.text}\n\n${collect.text}`));
+    this.shapePath = outerPath;
+    shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
     return names;
   }
 
@@ -156,15 +227,15 @@ export class ValidatorEmitter {
   private childStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string, isItem = false): Code {
     const structured = node.kind === 'object' || node.kind === 'array' || (node.kind === 'any' && hasStructuredRules(node));
     if (!structured) return this.nodeStatements(pass, node, value, path, stem);
-    return pass.child(this.shapeFunctions(node, stem, ''), value, path, isItem);
+    return pass.child(this.shapeFunctions(node, stem, ''), value, path, this.relative(node.schemaPath), isItem);
   }
 
   private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
-    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
+    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), this.relative(node.schemaPath), path));
     const enumCheck = node.enum === undefined ? [] : failAll([['enum', emitEnumCheck(node.enum, value, this.context)]]);
     const typed = (body: readonly Code[]): Code => {
       const typeCheck = this.use(emitTypeCheck(node.kind as Exclude<SchemaNode['kind'], 'any'>, value, this.context.exactNumbers));
-      return pass.typed(typeCheck, node.schemaPath, path, lines([...body, ...enumCheck]));
+      return pass.typed(typeCheck, this.relative(node.schemaPath), path, lines([...body, ...enumCheck]));
     };
     switch (node.kind) {
       case 'null':
@@ -176,9 +247,9 @@ export class ValidatorEmitter {
       case 'string':
         return typed(failAll(this.stringChecks(node.rules, value)));
       case 'array':
-        return typed([this.arrayStatements(pass, node.rules, node.schemaPath, value, path, stem)]);
+        return typed([this.arrayStatements(pass, node.rules, this.relative(node.schemaPath), value, path, stem)]);
       case 'object':
-        return typed([this.objectStatements(pass, node.rules, node.schemaPath, value, path, stem)]);
+        return typed([this.objectStatements(pass, node.rules, this.relative(node.schemaPath), value, path, stem)]);
       case 'any':
         return lines([this.anyStatements(pass, node, value, path, stem), ...enumCheck]);
     }
@@ -187,12 +258,12 @@ export class ValidatorEmitter {
   /** A schema without `type`: each type's rules apply to values of that type; anything else must be JSON. */
   private anyStatements(pass: Pass, node: AnyNode, value: Code, path: PathRef, stem: string): Code {
     const { string, number, array, object } = node.rules;
-    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), node.schemaPath, path));
+    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), this.relative(node.schemaPath), path));
     const stringChecks = failAll(this.stringChecks(string, value));
     const numberChecks = failAll(this.numberChecks(number, value));
     this.helpers.add('isJsonValue');
     this.helpers.add('describeType');
-    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, node.schemaPath, path)}`;
+    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, this.relative(node.schemaPath), path)}`;
     if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) return jsonOnly;
     this.helpers.add('isPlainObject');
     const exact = this.context.exactNumbers;
@@ -204,11 +275,11 @@ export class ValidatorEmitter {
       code`} else if (${isNumber}) {`,
       lines(numberChecks),
       code`} else if (Array.isArray(${value})) {`,
-      isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, node.schemaPath, value, path, stem),
+      isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, this.relative(node.schemaPath), value, path, stem),
       code`} else if (isPlainObject(${value})) {`,
-      isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, node.schemaPath, value, path, stem),
+      isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, this.relative(node.schemaPath), value, path, stem),
       code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
-      pass.notJson(value, node.schemaPath, path),
+      pass.notJson(value, this.relative(node.schemaPath), path),
       code`}`,
     ]);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileContracts } from '../../src/compiler.js';
 import { compileContract, compileSchema } from '../support/load-module.js';
 import { keywordCases } from './keyword-cases.js';
 
@@ -88,5 +89,38 @@ describe("'~standard'", () => {
     expect(standard.jsonSchema.input({ target: 'draft-2020-12' })['type']).toBe('object');
     expect(standard.jsonSchema.output({ target: 'draft-07' })['$schema']).toBe('http://json-schema.org/draft-07/schema#');
     expect(() => standard.jsonSchema.input({ target: 'openapi-3.0' })).toThrow(/unsupported JSON Schema target/);
+  });
+});
+
+describe('schemas of one shape share their functions', () => {
+  const person = (description: string, maxLength = 20) => ({ type: 'object', description, properties: { login: { type: 'string', maxLength } }, required: ['login'], additionalProperties: false });
+  const contract = JSON.stringify({
+    name: 'shapes.shared',
+    description: 'Two people of one shape, one of another.',
+    input: { type: 'object', properties: { author: person('Who wrote it.'), reviewers: { type: 'array', items: person('Who reviewed it.') }, bot: person('A bot.', 5) } },
+    output: { type: 'object', properties: { merger: person('Who merged it.') } },
+  });
+  const source = compileContracts([{ file: 'shapes.shared.contract.json', text: contract }]).files.find((f) => f.path !== 'index.ts')!.text;
+  const { input, output } = compileContract(contract);
+
+  it('emits one check/collect pair for every schema of a shape, across input and output', () => {
+    expect(source.match(/^function check/gm)).toHaveLength(5); // input, output, the reviewers array, the person, the bot
+    expect(source).toContain('// #/properties/author (and 2 more schemas of this shape)');
+    expect(source.match(/^function collect\w+\(value: unknown, path: PathSegment\[\], issues: ValidationIssue\[\], schemaPath: string\): void \{/gm)).toHaveLength(5);
+    // A different bound is a different shape, whatever the annotations say.
+    expect(source).toMatch(/^\/\/ #\/properties\/bot$/m);
+  });
+
+  it('reports each issue at the schema it came from', () => {
+    const wrong = { author: { login: 1 }, reviewers: [{ login: 'ok' }, {}], bot: { login: 'too long' } };
+    const result = input.validate(wrong);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.issues.map((i) => [i.instancePath, i.schemaPath])).toEqual([
+      ['/author/login', '#/properties/author/properties/login/type'],
+      ['/reviewers/1', '#/properties/reviewers/items/required'],
+      ['/bot/login', '#/properties/bot/properties/login/maxLength'],
+    ]);
+    const merged = output.validate({ merger: { login: 'x', extra: true } });
+    expect(merged.ok ? [] : merged.issues.map((i) => [i.instancePath, i.schemaPath])).toEqual([['/merger/extra', '#/properties/merger/additionalProperties']]);
   });
 });
