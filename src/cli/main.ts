@@ -28,18 +28,18 @@ export async function main(argv: readonly string[]): Promise<number> {
       .addOption(new Option('--emit <kind>', 'ts: one .ts module per contract; js: ESM .js plus .d.ts').choices(['ts', 'js']).default('ts'))
       .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
       .option('--strict', 'treat warnings as errors', false)
-      .option('--exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64', false);
+      .option('--exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64', false)
+      .addOption(new Option('-j, --jobs <n>', 'threads to generate code on (each takes at least 32 contracts)').argParser(positiveInteger).default(availableParallelism(), 'the number of cores'));
 
   contractCommand('check', 'Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date.')
     .option('-o, --out <dir>', 'generated output folder to compare against (stale, missing, orphaned files fail)')
-    .action((inputs: string[], options: CheckCommandOptions) => {
-      exitCode = runCheck(inputs, options, write);
+    .action(async (inputs: string[], options: CheckCommandOptions) => {
+      exitCode = await runCheck(inputs, options, write);
     });
 
   contractCommand('build', 'Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
     .requiredOption('-o, --out <dir>', 'output folder')
     .option('-w, --watch', 'rebuild on every change until interrupted', false)
-    .addOption(new Option('-j, --jobs <n>', 'threads to compile on (each takes at least 32 contracts)').argParser(positiveInteger).default(availableParallelism(), 'the number of cores'))
     .action(async (inputs: string[], options: BuildCommandOptions & { readonly watch: boolean }) => {
       exitCode = options.watch ? await watchBuild(inputs, options, write) : await runBuild(inputs, options, write);
     });

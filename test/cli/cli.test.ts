@@ -146,6 +146,8 @@ describe('jtc build and jtc check -o', () => {
     expect(parallel.code).toBe(0);
     expect(snapshot(join(dir, 'parallel'))).toEqual(snapshot(join(dir, 'single')));
     expect(Object.keys(snapshot(join(dir, 'parallel')))).toHaveLength(71);
+    // check -o generates what it compares on as many threads.
+    expect(jtc(['check', 'contracts', '-o', 'single', '--jobs', '2'], dir).stdout).toContain('generated output in single is up to date');
 
     // Errors found on either thread are reported alike, and nothing is written.
     // Every other contract goes to the worker: these four land on both threads.
