@@ -25,18 +25,23 @@ export function jsonLiteral(node: JsonNode, exact = false): Code {
 }
 
 /** Multi-line, indented form for the schemas a module exports, so that they read like the contract. */
-export function jsonLiteralBlock(node: JsonNode, exact: boolean, depth = 0): Code {
-  const pad = '  '.repeat(depth + 1);
-  const closePad = '  '.repeat(depth);
+export function jsonLiteralBlock(node: JsonNode, exact: boolean): Code {
+  return new Code(blockText(node, exact, ''));
+}
+
+function blockText(node: JsonNode, exact: boolean, indent: string): string {
+  const inner = `${indent}  `;
   if (node.kind === 'object' && node.members.length > 0) {
-    const members = node.members.map((m) => `${pad}${propertyKey(m.key).text}: ${jsonLiteralBlock(m.value, exact, depth + 1).text},`);
-    return new Code(`{\n${members.join('\n')}\n${closePad}}`);
+    let text = '{';
+    for (const member of node.members) text += `\n${inner}${propertyKey(member.key).text}: ${blockText(member.value, exact, inner)},`;
+    return `${text}\n${indent}}`;
   }
-  if (node.kind === 'array' && node.items.length > 0 && node.items.some((item) => item.kind === 'object' || item.kind === 'array')) {
-    const items = node.items.map((item) => `${pad}${jsonLiteralBlock(item, exact, depth + 1).text},`);
-    return new Code(`[\n${items.join('\n')}\n${closePad}]`);
+  if (node.kind === 'array' && node.items.some((item) => item.kind === 'object' || item.kind === 'array')) {
+    let text = '[';
+    for (const item of node.items) text += `\n${inner}${blockText(item, exact, inner)},`;
+    return `${text}\n${indent}]`;
   }
-  return jsonLiteral(node, exact);
+  return jsonLiteral(node, exact).text;
 }
 
 /** Whether the literal of this value calls the module's `jsonNumber` helper (exact numbers past f64). */

@@ -6,29 +6,51 @@ import type { JsonNode } from '../source/json-node.js';
  * the same contract always gives the same text, whatever its formatting or key order.
  */
 export function canonicalJson(node: JsonNode): string {
-  return serialize(node, true);
-}
-
-/** Compact JSON in source order: what the 32 KiB schema limit measures. */
-export function compactJson(node: JsonNode): string {
-  return serialize(node, false);
-}
-
-function serialize(node: JsonNode, sortKeys: boolean): string {
   const out: string[] = [];
-  write(node, sortKeys, out);
+  write(node, out);
   return out.join('');
 }
 
-/** Appends to one list of parts: nested containers build no strings of their own. */
-function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
+/**
+ * The UTF-8 size of a value as compact JSON (no whitespace, strings escaped as JSON.stringify does):
+ * what the 32 KiB schema limit measures. Counted, not built.
+ */
+export function compactJsonBytes(node: JsonNode): number {
   switch (node.kind) {
     case 'object': {
-      const members = sortKeys ? [...node.members].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) : node.members;
+      let bytes = 2 + Math.max(0, node.members.length - 1);
+      for (const member of node.members) bytes += stringBytes(member.key) + 1 + compactJsonBytes(member.value);
+      return bytes;
+    }
+    case 'array': {
+      let bytes = 2 + Math.max(0, node.items.length - 1);
+      for (const item of node.items) bytes += compactJsonBytes(item);
+      return bytes;
+    }
+    case 'number':
+      return node.lexeme.length;
+    case 'string':
+      return stringBytes(node.value);
+    case 'boolean':
+      return node.value ? 4 : 5;
+    case 'null':
+      return 4;
+  }
+}
+
+function stringBytes(value: string): number {
+  return plainAscii.test(value) ? value.length + 2 : utf8Length(JSON.stringify(value));
+}
+
+/** Appends to one list of parts: nested containers build no strings of their own. */
+function write(node: JsonNode, out: string[]): void {
+  switch (node.kind) {
+    case 'object': {
+      const members = [...node.members].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       out.push('{');
       members.forEach((member, index) => {
         out.push(index === 0 ? '' : ',', jsonString(member.key), ':');
-        write(member.value, sortKeys, out);
+        write(member.value, out);
       });
       out.push('}');
       return;
@@ -37,7 +59,7 @@ function write(node: JsonNode, sortKeys: boolean, out: string[]): void {
       out.push('[');
       node.items.forEach((item, index) => {
         if (index > 0) out.push(',');
-        write(item, sortKeys, out);
+        write(item, out);
       });
       out.push(']');
       return;

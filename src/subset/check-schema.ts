@@ -1,5 +1,5 @@
 import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.js';
-import { compactJson, utf8Length } from '../ir/canonical.js';
+import { compactJsonBytes } from '../ir/canonical.js';
 import type { Annotations, AnyRules, ArrayRules, CountBound, DecimalBound, EnumRule, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
 import type { JsonNode, JsonObjectNode } from '../source/json-node.js';
 import { invalidValue, reportAt, type ReadContext, type RuleGroup } from './keyword.js';
@@ -24,7 +24,7 @@ export function checkSchema(root: JsonNode, options: SchemaCheckOptions, report:
       report(diagnostic);
     },
   };
-  const bytes = utf8Length(compactJson(root));
+  const bytes = compactJsonBytes(root);
   if (bytes > limits.schemaBytes) {
     reportAt(context, 'JTC113', root, `schema is ${bytes} bytes as compact JSON; the limit is ${limits.schemaBytes}`, 'shorten descriptions and enums, or split the tool');
   }

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, compactJson, sha256Hex } from '../../src/ir/canonical.js';
+import { canonicalJson, compactJsonBytes, sha256Hex } from '../../src/ir/canonical.js';
 import { equalityKey, jsonNodesEqual } from '../../src/ir/json-equality.js';
 import { parseSourceText } from '../../src/source/parse.js';
 import { exactReading, f64Reading } from '../../src/subset/evaluate.js';
@@ -15,8 +16,14 @@ describe('canonicalJson', () => {
     expect(sha256Hex(canonicalJson(node('{"a":1,"b":2}')))).toBe(sha256Hex(canonicalJson(node('{\n  "b": 2,\n  "a": 1\n}'))));
   });
 
-  it('keeps source order in the compact form the size limit measures', () => {
-    expect(compactJson(node('{ "b": 1, "a": [ 1 , 2 ] }'))).toBe('{"b":1,"a":[1,2]}');
+  it('measures the compact form the size limit counts: UTF-8 bytes without whitespace, numbers as written', () => {
+    expect(compactJsonBytes(node('{ "b": 1.0, "a": [ 1 , 2 ], "é": "\\u00e9\\n" }'))).toBe(Buffer.byteLength('{"b":1.0,"a":[1,2],"é":"é\\n"}'));
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(compactJsonBytes(node(JSON.stringify(JSON.parse(text), null, 2)))).toBe(Buffer.byteLength(JSON.stringify(JSON.parse(text))));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
