@@ -62,6 +62,16 @@ describe('the synchronous call path', () => {
     expect(seen).toEqual([]);
   });
 
+  it('refuses in the envelope an object whose hidden property could stand in for an unexpected one', () => {
+    const { runtime, seen } = mathRuntime();
+    // math.add's input is closed: "extra" is unexpected, and "right" is invisible to for…in.
+    const disguised = Object.defineProperty({ left: 1, extra: 2 }, 'right', { value: 2, enumerable: false });
+    const result = runtime.call('math.add', disguised);
+    expect(!result.ok && result.error.code).toBe('invalid_envelope');
+    expect(!result.ok && result.error.message).toContain('non-enumerable');
+    expect(seen).toEqual([]);
+  });
+
   it('runs out of budget exactly at n, and records the refusal as denied', () => {
     const { runtime } = mathRuntime(2);
     expect([1, 2, 3].map(() => runtime.call('math.add', { left: 1, right: 1 }).ok)).toEqual([true, true, false]);
