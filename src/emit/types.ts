@@ -1,6 +1,6 @@
 import type { ContractIR } from '../contract/contract-ir.js';
 import { canonicalJson } from '../ir/canonical.js';
-import { rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
+import { requiredWithoutSchema, rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
 import { stringLiteral } from './code.js';
@@ -80,7 +80,7 @@ function objectType(rules: ObjectRules, state: TypeState, indent: string): strin
     return `${docComment(docLines(schema), inner)}${inner}${propertyName(name)}${optional}: ${typeOf(schema, state, inner).join(' | ')};`;
   });
   // Required names without a schema of their own can hold any JSON value.
-  for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
+  for (const name of requiredWithoutSchema(rules)) {
     members.push(`${inner}${propertyName(name)}: ${jsonValue(state)};`);
   }
   if (rules.additionalProperties !== false) members.push(`${inner}[key: string]: unknown;`);

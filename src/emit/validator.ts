@@ -1,6 +1,6 @@
 import { appendPointer } from '../diagnostics/diagnostic.js';
 import { canonicalJson, jsonString } from '../ir/canonical.js';
-import { rulesOf, type AnyNode, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
+import { requiredWithoutSchema, rulesOf, type AnyNode, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
 import { emitEnumCheck } from '../subset/keywords/enum.js';
 import { maxItemsConstraint, minItemsConstraint } from '../subset/keywords/item-count.js';
 import { maximumConstraint, minimumConstraint } from '../subset/keywords/number-bounds.js';
@@ -187,6 +187,11 @@ export class ValidatorEmitter {
     return key;
   }
 
+  /** One statement per keyword check of a schema at `schemaPath`. */
+  private failAll(pass: Pass, checks: readonly KeywordCheck[], schemaPath: string, path: PathRef): Code[] {
+    return checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path));
+  }
+
   private use(check: EmittedCheck): EmittedCheck {
     check.helpers.forEach((helper) => this.helpers.add(helper));
     return check;
@@ -231,11 +236,12 @@ export class ValidatorEmitter {
   }
 
   private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
-    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), this.relative(node.schemaPath), path));
+    const schemaPath = this.relative(node.schemaPath);
+    const failAll = (checks: readonly KeywordCheck[]): Code[] => this.failAll(pass, checks, schemaPath, path);
     const enumCheck = node.enum === undefined ? [] : failAll([['enum', emitEnumCheck(node.enum, value, this.context)]]);
     const typed = (body: readonly Code[]): Code => {
       const typeCheck = this.use(emitTypeCheck(node.kind as Exclude<SchemaNode['kind'], 'any'>, value, this.context.exactNumbers));
-      return pass.typed(typeCheck, this.relative(node.schemaPath), path, lines([...body, ...enumCheck]));
+      return pass.typed(typeCheck, schemaPath, path, lines([...body, ...enumCheck]));
     };
     switch (node.kind) {
       case 'null':
@@ -247,23 +253,22 @@ export class ValidatorEmitter {
       case 'string':
         return typed(failAll(this.stringChecks(node.rules, value)));
       case 'array':
-        return typed([this.arrayStatements(pass, node.rules, this.relative(node.schemaPath), value, path, stem)]);
+        return typed([this.arrayStatements(pass, node.rules, schemaPath, value, path, stem)]);
       case 'object':
-        return typed([this.objectStatements(pass, node.rules, this.relative(node.schemaPath), value, path, stem)]);
+        return typed([this.objectStatements(pass, node.rules, schemaPath, value, path, stem)]);
       case 'any':
-        return lines([this.anyStatements(pass, node, value, path, stem), ...enumCheck]);
+        return lines([this.anyStatements(pass, node, schemaPath, value, path, stem), ...enumCheck]);
     }
   }
 
   /** A schema without `type`: each type's rules apply to values of that type; anything else must be JSON. */
-  private anyStatements(pass: Pass, node: AnyNode, value: Code, path: PathRef, stem: string): Code {
+  private anyStatements(pass: Pass, node: AnyNode, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
     const { string, number, array, object } = node.rules;
-    const failAll = (checks: readonly KeywordCheck[]): Code[] => checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), this.relative(node.schemaPath), path));
-    const stringChecks = failAll(this.stringChecks(string, value));
-    const numberChecks = failAll(this.numberChecks(number, value));
+    const stringChecks = this.failAll(pass, this.stringChecks(string, value), schemaPath, path);
+    const numberChecks = this.failAll(pass, this.numberChecks(number, value), schemaPath, path);
     this.helpers.add('isJsonValue');
     this.helpers.add('describeType');
-    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, this.relative(node.schemaPath), path)}`;
+    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, schemaPath, path)}`;
     if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) return jsonOnly;
     this.helpers.add('isPlainObject');
     const exact = this.context.exactNumbers;
@@ -275,11 +280,11 @@ export class ValidatorEmitter {
       code`} else if (${isNumber}) {`,
       lines(numberChecks),
       code`} else if (Array.isArray(${value})) {`,
-      isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, this.relative(node.schemaPath), value, path, stem),
+      isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, schemaPath, value, path, stem),
       code`} else if (isPlainObject(${value})) {`,
-      isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, this.relative(node.schemaPath), value, path, stem),
+      isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, schemaPath, value, path, stem),
       code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
-      pass.notJson(value, this.relative(node.schemaPath), path),
+      pass.notJson(value, schemaPath, path),
       code`}`,
     ]);
   }
@@ -313,7 +318,7 @@ export class ValidatorEmitter {
       itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
     return lines([
-      ...counts.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path)),
+      ...this.failAll(pass, counts, schemaPath, path),
       code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`,
       code`const item: unknown = ${value}[i];`,
       itemStatements,
@@ -352,7 +357,7 @@ export class ValidatorEmitter {
         statements.push(read, lines([code`if (${local} !== undefined) {`, lines([code`${present}++;`, check]), code`}`]));
       }
     });
-    for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
+    for (const name of requiredWithoutSchema(rules)) {
       statements.push(inheritedNames.has(name) ? code`if (!Object.hasOwn(${value}, ${name})) return false;` : code`if (${value}[${name}] === undefined) return false;`);
     }
     const expected = optional.length === 0 ? code`${rules.required.length}` : rules.required.length === 0 ? present : code`${rules.required.length} + ${present}`;
@@ -405,7 +410,7 @@ export class ValidatorEmitter {
         statements.push(lines([read, code`if (${local} !== undefined) {`, check, code`}`]));
       }
     });
-    for (const name of rules.required.filter((n) => !rules.properties.some((p) => p.name === n))) {
+    for (const name of requiredWithoutSchema(rules)) {
       const absent = inheritedNames.has(name) ? code`!Object.hasOwn(${value}, ${name})` : code`${value}[${name}] === undefined`;
       statements.push(code`if (${absent}) ${missing(name, schemaPath, path)}`);
     }

@@ -145,3 +145,8 @@ export function rulesOf(node: SchemaNode): Partial<AnyRules> {
       return {};
   }
 }
+
+/** Names `required` lists that `properties` gives no schema of their own: any JSON value will do. */
+export function requiredWithoutSchema(rules: ObjectRules): string[] {
+  return rules.required.filter((name) => !rules.properties.some((p) => p.name === name));
+}

@@ -1,7 +1,7 @@
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { equalityKey } from '../ir/json-equality.js';
-import { rulesOf, type Located, type SchemaNode } from '../ir/schema-node.js';
+import { requiredWithoutSchema, rulesOf, type Located, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { evaluate, type NumericReading } from './evaluate.js';
 
@@ -41,10 +41,8 @@ export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, re
   }
 
   if (object?.additionalProperties === false) {
-    for (const name of object.required) {
-      if (!object.properties.some((p) => p.name === name)) {
-        warn('JTC206', node, `"required" names ${JSON.stringify(name)}, which "additionalProperties": false forbids: no object is valid`, `add ${JSON.stringify(name)} to "properties"`);
-      }
+    for (const name of requiredWithoutSchema(object)) {
+      warn('JTC206', node, `"required" names ${JSON.stringify(name)}, which "additionalProperties": false forbids: no object is valid`, `add ${JSON.stringify(name)} to "properties"`);
     }
   }
 
