@@ -5,7 +5,7 @@
 import { checkContract, type CheckOptions } from './contract/check-contract.js';
 import { checkToolNames, type NamedContract, type SourceText } from './contract/check-contracts.js';
 import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
-import { indexFiles, moduleFiles, sortFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
+import { fileSet, moduleFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
 export { checkContract, type CheckOptions, type CheckResult } from './contract/check-contract.js';
 export { checkContracts, type CheckContractsResult, type SourceText } from './contract/check-contracts.js';
@@ -56,5 +56,5 @@ export function assembleBuild(compiled: readonly CompiledSource[], emit: EmitKin
   const diagnostics = [...compiled.flatMap((source) => source.diagnostics), ...names.diagnostics].sort(compareDiagnostics);
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   const modules = names.accepted.flatMap((contract) => filesOf.get(contract) ?? []);
-  return { files: sortFiles([...modules, ...indexFiles(names.accepted.map((c) => c.name), emit)]), diagnostics };
+  return { files: fileSet(modules, names.accepted.map((c) => c.name), emit), diagnostics };
 }

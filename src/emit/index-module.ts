@@ -1,11 +1,10 @@
 import { exportName, typeStem } from '../contract/names.js';
-import { version } from '../version.js';
 import { stringLiteral } from './code.js';
-import { generatedMarker } from './marker.js';
+import { generatedHeaderLine } from './marker.js';
 
 /** The `index` module: every contract (by tool name, sorted) under its camelCase name, with its Input/Output types. */
 export function emitIndexModule(toolNames: readonly string[]): string {
-  const lines = [`${generatedMarker} ${version}. Do not edit: change the contracts and run \`jtc build\`.`, ''];
+  const lines = [generatedHeaderLine('contracts'), ''];
   for (const name of toolNames) {
     const stem = typeStem(name);
     lines.push(`export { contract as ${exportName(name)}, type ${stem}Input, type ${stem}Output } from ${stringLiteral(`./${name}.js`)};`);

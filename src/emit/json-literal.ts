@@ -25,20 +25,16 @@ export function jsonLiteral(node: JsonNode, exact = false): Code {
 }
 
 /** Multi-line, indented form for the schemas a module exports, so that they read like the contract. */
-export function jsonLiteralBlock(node: JsonNode, exact: boolean): Code {
-  return new Code(blockText(node, exact, ''));
-}
-
-function blockText(node: JsonNode, exact: boolean, indent: string): string {
+export function jsonLiteralBlock(node: JsonNode, exact: boolean, indent = ''): string {
   const inner = `${indent}  `;
   if (node.kind === 'object' && node.members.length > 0) {
     let text = '{';
-    for (const member of node.members) text += `\n${inner}${propertyKey(member.key).text}: ${blockText(member.value, exact, inner)},`;
+    for (const member of node.members) text += `\n${inner}${propertyKey(member.key).text}: ${jsonLiteralBlock(member.value, exact, inner)},`;
     return `${text}\n${indent}}`;
   }
   if (node.kind === 'array' && node.items.some((item) => item.kind === 'object' || item.kind === 'array')) {
     let text = '[';
-    for (const item of node.items) text += `\n${inner}${blockText(item, exact, inner)},`;
+    for (const item of node.items) text += `\n${inner}${jsonLiteralBlock(item, exact, inner)},`;
     return `${text}\n${indent}]`;
   }
   return jsonLiteral(node, exact).text;

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { ContractIR } from '../contract/contract-ir.js';
 import { typeStem } from '../contract/names.js';
-import { version } from '../version.js';
+import { schemaToJson } from '../ir/to-json.js';
 import { join, literal } from './code.js';
 import { helperCode } from './helpers.js';
-import { schemaToJson } from '../ir/to-json.js';
 import { jsonLiteralBlock, usesJsonNumber } from './json-literal.js';
-import { generatedMarker } from './marker.js';
+import { generatedHeaderLine } from './marker.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';
-
 
 const moduleTemplate = readFileSync(new URL('../../templates/module.ts.tpl', import.meta.url), 'utf8');
 
@@ -47,8 +45,8 @@ export function emitModule(contract: ContractIR): string {
     helpers: helperCode(validators.helpers, exact).join('\n\n'),
     hoisted: join(validators.hoisted, '\n').text,
     validators: validators.functionsText(),
-    inputSchema: jsonLiteralBlock(inputSchema, exact).text,
-    outputSchema: jsonLiteralBlock(outputSchema, exact).text,
+    inputSchema: jsonLiteralBlock(inputSchema, exact),
+    outputSchema: jsonLiteralBlock(outputSchema, exact),
     name: literal(contract.name),
     description: literal(contract.description),
     exactNumbers: String(contract.exactNumbers),
@@ -65,7 +63,7 @@ export function emitModule(contract: ContractIR): string {
 function header(contract: ContractIR): string {
   const mode = contract.exactNumbers ? 'exact (every digit of bounds and values kept)' : 'default (bounds and values as JS numbers, rounded to the nearest f64)';
   return [
-    `${generatedMarker} ${version}. Do not edit: change the contract and run \`jtc build\`.`,
+    generatedHeaderLine('contract'),
     `// Tool: ${literal(contract.name)}`,
     `// Contract SHA-256: ${contract.hash}`,
     `// Numbers: ${mode}`,

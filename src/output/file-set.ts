@@ -17,7 +17,11 @@ export interface GeneratedFile {
  * name before this point), so it is the same on every machine, in every order, at any time.
  */
 export function generateFiles(contracts: readonly ContractIR[], emit: EmitKind): GeneratedFile[] {
-  return sortFiles([...contracts.flatMap((contract) => moduleFiles(contract, emit)), ...indexFiles(contracts.map((c) => c.name), emit)]);
+  return fileSet(
+    contracts.flatMap((contract) => moduleFiles(contract, emit)),
+    contracts.map((c) => c.name),
+    emit,
+  );
 }
 
 /** One contract's module: it depends on that contract alone, so modules can be generated apart. */
@@ -25,12 +29,9 @@ export function moduleFiles(contract: ContractIR, emit: EmitKind): GeneratedFile
   return asEmitted(contract.name, emitModule(contract), emit);
 }
 
-export function indexFiles(toolNames: readonly string[], emit: EmitKind): GeneratedFile[] {
-  return asEmitted('index', emitIndexModule(toolNames), emit);
-}
-
-export function sortFiles(files: GeneratedFile[]): GeneratedFile[] {
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+/** The modules (generated together or apart) with the index of their tools, sorted by path. */
+export function fileSet(modules: readonly GeneratedFile[], toolNames: readonly string[], emit: EmitKind): GeneratedFile[] {
+  return [...modules, ...asEmitted('index', emitIndexModule(toolNames), emit)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function asEmitted(base: string, source: string, emit: EmitKind): GeneratedFile[] {
