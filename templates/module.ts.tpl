@@ -80,19 +80,46 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  } catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean(): boolean {
+  for (const _key in Object.prototype) return false;
+  return true;
+}
+
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
+  const collectIssues = (value: unknown): ValidationIssue[] => {
+    const issues: ValidationIssue[] = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
   const validate = (value: unknown): ValidationResult<T> => {
     try {
-      if (check(value)) return { ok: true, value: value as T };
-      const issues: ValidationIssue[] = [];
-      collect(value, [], issues, "#");
-      if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value)) return { ok: true, value: value as T };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean) return { ok: true, value: value as T };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
@@ -107,7 +134,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   return {
     is: (value: unknown): value is T => {
       try {
-        return check(value);
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
       } catch {
         return false;
       }

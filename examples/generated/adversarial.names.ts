@@ -108,11 +108,24 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+}
+
+/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
+function ownValue(value: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
+}
+
+/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
+function absenceNote(value: Record<string, unknown>, name: string): string {
+  if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
+  if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
+  if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
+  return "";
 }
 
 /**
@@ -176,111 +189,124 @@ const allowedValues17 = Object.freeze(["a/b~c", "x*/y", "\u2028"]);
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["\"quoted\""];
-  if (property0 !== undefined) {
-    present++;
-    if (typeof property0 !== "string") return false;
-    if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "\"quoted\"": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
+        if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) return false;
+        continue;
+      }
+      case "back\\slash": {
+        const property1 = value[key];
+        if (typeof property1 !== "string") return false;
+        if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) return false;
+        continue;
+      }
+      case "ends */ comment": {
+        const property2 = value[key];
+        if (typeof property2 !== "string") return false;
+        if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) return false;
+        continue;
+      }
+      case "${template}": {
+        const property3 = value[key];
+        if (typeof property3 !== "string") return false;
+        if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) return false;
+        continue;
+      }
+      case "line\u2028separator": {
+        const property4 = value[key];
+        if (typeof property4 !== "string") return false;
+        if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) return false;
+        continue;
+      }
+      case "para\u2029graph": {
+        const property5 = value[key];
+        if (typeof property5 !== "string") return false;
+        if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) return false;
+        continue;
+      }
+      case "__proto__": {
+        const property6 = value[key];
+        if (typeof property6 !== "string") return false;
+        if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
+        required++;
+        continue;
+      }
+      case "constructor": {
+        const property7 = value[key];
+        if (typeof property7 !== "string") return false;
+        if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) return false;
+        continue;
+      }
+      case "toString": {
+        const property8 = value[key];
+        if (typeof property8 !== "string") return false;
+        if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
+        required++;
+        continue;
+      }
+      case "hasOwnProperty": {
+        const property9 = value[key];
+        if (typeof property9 !== "string") return false;
+        if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) return false;
+        continue;
+      }
+      case "emoji 😀": {
+        const property10 = value[key];
+        if (typeof property10 !== "string") return false;
+        if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) return false;
+        continue;
+      }
+      case "": {
+        const property11 = value[key];
+        if (typeof property11 !== "string") return false;
+        if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
+        required++;
+        continue;
+      }
+      case "new\nline": {
+        const property12 = value[key];
+        if (typeof property12 !== "string") return false;
+        if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) return false;
+        continue;
+      }
+      case "it's": {
+        const property13 = value[key];
+        if (typeof property13 !== "string") return false;
+        if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) return false;
+        continue;
+      }
+      case "`tick`": {
+        const property14 = value[key];
+        if (typeof property14 !== "string") return false;
+        if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) return false;
+        continue;
+      }
+      case "</script>": {
+        const property15 = value[key];
+        if (typeof property15 !== "string") return false;
+        if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) return false;
+        continue;
+      }
+      case "0": {
+        const property16 = value[key];
+        if (typeof property16 !== "string") return false;
+        if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) return false;
+        continue;
+      }
+      case "a/b~c": {
+        const property17 = value[key];
+        if (typeof property17 !== "string") return false;
+        if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) return false;
+        continue;
+      }
+    }
+    return false;
   }
-  const property1 = value["back\\slash"];
-  if (property1 !== undefined) {
-    present++;
-    if (typeof property1 !== "string") return false;
-    if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) return false;
-  }
-  const property2 = value["ends */ comment"];
-  if (property2 !== undefined) {
-    present++;
-    if (typeof property2 !== "string") return false;
-    if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) return false;
-  }
-  const property3 = value["${template}"];
-  if (property3 !== undefined) {
-    present++;
-    if (typeof property3 !== "string") return false;
-    if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) return false;
-  }
-  const property4 = value["line\u2028separator"];
-  if (property4 !== undefined) {
-    present++;
-    if (typeof property4 !== "string") return false;
-    if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) return false;
-  }
-  const property5 = value["para\u2029graph"];
-  if (property5 !== undefined) {
-    present++;
-    if (typeof property5 !== "string") return false;
-    if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) return false;
-  }
-  if (!Object.hasOwn(value, "__proto__")) return false;
-  const property6 = value["__proto__"];
-  if (typeof property6 !== "string") return false;
-  if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) return false;
-  if (Object.hasOwn(value, "constructor")) {
-    present++;
-    const property7 = value["constructor"];
-    if (typeof property7 !== "string") return false;
-    if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) return false;
-  }
-  if (!Object.hasOwn(value, "toString")) return false;
-  const property8 = value["toString"];
-  if (typeof property8 !== "string") return false;
-  if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) return false;
-  if (Object.hasOwn(value, "hasOwnProperty")) {
-    present++;
-    const property9 = value["hasOwnProperty"];
-    if (typeof property9 !== "string") return false;
-    if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) return false;
-  }
-  const property10 = value["emoji 😀"];
-  if (property10 !== undefined) {
-    present++;
-    if (typeof property10 !== "string") return false;
-    if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) return false;
-  }
-  const property11 = value[""];
-  if (typeof property11 !== "string") return false;
-  if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) return false;
-  const property12 = value["new\nline"];
-  if (property12 !== undefined) {
-    present++;
-    if (typeof property12 !== "string") return false;
-    if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) return false;
-  }
-  const property13 = value["it's"];
-  if (property13 !== undefined) {
-    present++;
-    if (typeof property13 !== "string") return false;
-    if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) return false;
-  }
-  const property14 = value["`tick`"];
-  if (property14 !== undefined) {
-    present++;
-    if (typeof property14 !== "string") return false;
-    if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) return false;
-  }
-  const property15 = value["</script>"];
-  if (property15 !== undefined) {
-    present++;
-    if (typeof property15 !== "string") return false;
-    if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) return false;
-  }
-  const property16 = value["0"];
-  if (property16 !== undefined) {
-    present++;
-    if (typeof property16 !== "string") return false;
-    if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) return false;
-  }
-  const property17 = value["a/b~c"];
-  if (property17 !== undefined) {
-    present++;
-    if (typeof property17 !== "string") return false;
-    if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) return false;
-  }
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 3 + present) return false;
+  if (required !== 3) return false;
   return true;
 }
 
@@ -288,7 +314,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["\"quoted\""];
+    const property0 = ownValue(value, "\"quoted\"");
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "\"quoted\""], schemaPath + "/properties/\"quoted\"/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -296,7 +322,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) issues.push(issue([...path, "\"quoted\""], schemaPath + "/properties/\"quoted\"/enum", "enum", "must be one of \"\\\"quoted\\\"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues }));
       }
     }
-    const property1 = value["back\\slash"];
+    const property1 = ownValue(value, "back\\slash");
     if (property1 !== undefined) {
       if (typeof property1 !== "string") {
         issues.push(issue([...path, "back\\slash"], schemaPath + "/properties/back\\slash/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
@@ -304,7 +330,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) issues.push(issue([...path, "back\\slash"], schemaPath + "/properties/back\\slash/enum", "enum", "must be one of \"back\\\\slash\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues1 }));
       }
     }
-    const property2 = value["ends */ comment"];
+    const property2 = ownValue(value, "ends */ comment");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "ends */ comment"], schemaPath + "/properties/ends *~1 comment/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -312,7 +338,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) issues.push(issue([...path, "ends */ comment"], schemaPath + "/properties/ends *~1 comment/enum", "enum", "must be one of \"ends */ comment\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues2 }));
       }
     }
-    const property3 = value["${template}"];
+    const property3 = ownValue(value, "${template}");
     if (property3 !== undefined) {
       if (typeof property3 !== "string") {
         issues.push(issue([...path, "${template}"], schemaPath + "/properties/${template}/type", "type", "must be string, got " + describeType(property3), { type: "string" }));
@@ -320,7 +346,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) issues.push(issue([...path, "${template}"], schemaPath + "/properties/${template}/enum", "enum", "must be one of \"${template}\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues3 }));
       }
     }
-    const property4 = value["line\u2028separator"];
+    const property4 = ownValue(value, "line\u2028separator");
     if (property4 !== undefined) {
       if (typeof property4 !== "string") {
         issues.push(issue([...path, "line\u2028separator"], schemaPath + "/properties/line\u2028separator/type", "type", "must be string, got " + describeType(property4), { type: "string" }));
@@ -328,7 +354,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) issues.push(issue([...path, "line\u2028separator"], schemaPath + "/properties/line\u2028separator/enum", "enum", "must be one of \"line\u2028separator\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues4 }));
       }
     }
-    const property5 = value["para\u2029graph"];
+    const property5 = ownValue(value, "para\u2029graph");
     if (property5 !== undefined) {
       if (typeof property5 !== "string") {
         issues.push(issue([...path, "para\u2029graph"], schemaPath + "/properties/para\u2029graph/type", "type", "must be string, got " + describeType(property5), { type: "string" }));
@@ -336,43 +362,43 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) issues.push(issue([...path, "para\u2029graph"], schemaPath + "/properties/para\u2029graph/enum", "enum", "must be one of \"para\u2029graph\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues5 }));
       }
     }
-    if (!Object.hasOwn(value, "__proto__")) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"__proto__\"", { missingProperty: "__proto__" }));
+    const property6 = ownValue(value, "__proto__");
+    if (property6 === undefined) {
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
     } else {
-      const property6 = value["__proto__"];
       if (typeof property6 !== "string") {
         issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property6), { type: "string" }));
       } else {
         if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/enum", "enum", "must be one of \"__proto__\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues6 }));
       }
     }
-    if (Object.hasOwn(value, "constructor")) {
-      const property7 = value["constructor"];
+    const property7 = ownValue(value, "constructor");
+    if (property7 !== undefined) {
       if (typeof property7 !== "string") {
         issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/type", "type", "must be string, got " + describeType(property7), { type: "string" }));
       } else {
         if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/enum", "enum", "must be one of \"constructor\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues7 }));
       }
     }
-    if (!Object.hasOwn(value, "toString")) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"toString\"", { missingProperty: "toString" }));
+    const property8 = ownValue(value, "toString");
+    if (property8 === undefined) {
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
     } else {
-      const property8 = value["toString"];
       if (typeof property8 !== "string") {
         issues.push(issue([...path, "toString"], schemaPath + "/properties/toString/type", "type", "must be string, got " + describeType(property8), { type: "string" }));
       } else {
         if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) issues.push(issue([...path, "toString"], schemaPath + "/properties/toString/enum", "enum", "must be one of \"toString\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues8 }));
       }
     }
-    if (Object.hasOwn(value, "hasOwnProperty")) {
-      const property9 = value["hasOwnProperty"];
+    const property9 = ownValue(value, "hasOwnProperty");
+    if (property9 !== undefined) {
       if (typeof property9 !== "string") {
         issues.push(issue([...path, "hasOwnProperty"], schemaPath + "/properties/hasOwnProperty/type", "type", "must be string, got " + describeType(property9), { type: "string" }));
       } else {
         if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) issues.push(issue([...path, "hasOwnProperty"], schemaPath + "/properties/hasOwnProperty/enum", "enum", "must be one of \"hasOwnProperty\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues9 }));
       }
     }
-    const property10 = value["emoji 😀"];
+    const property10 = ownValue(value, "emoji 😀");
     if (property10 !== undefined) {
       if (typeof property10 !== "string") {
         issues.push(issue([...path, "emoji 😀"], schemaPath + "/properties/emoji 😀/type", "type", "must be string, got " + describeType(property10), { type: "string" }));
@@ -380,9 +406,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue([...path, "emoji 😀"], schemaPath + "/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }));
       }
     }
-    const property11 = value[""];
+    const property11 = ownValue(value, "");
     if (property11 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"\"", { missingProperty: "" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
     } else {
       if (typeof property11 !== "string") {
         issues.push(issue([...path, ""], schemaPath + "/properties//type", "type", "must be string, got " + describeType(property11), { type: "string" }));
@@ -390,7 +416,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) issues.push(issue([...path, ""], schemaPath + "/properties//enum", "enum", "must be one of \"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues11 }));
       }
     }
-    const property12 = value["new\nline"];
+    const property12 = ownValue(value, "new\nline");
     if (property12 !== undefined) {
       if (typeof property12 !== "string") {
         issues.push(issue([...path, "new\nline"], schemaPath + "/properties/new\nline/type", "type", "must be string, got " + describeType(property12), { type: "string" }));
@@ -398,7 +424,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) issues.push(issue([...path, "new\nline"], schemaPath + "/properties/new\nline/enum", "enum", "must be one of \"new\\nline\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues12 }));
       }
     }
-    const property13 = value["it's"];
+    const property13 = ownValue(value, "it's");
     if (property13 !== undefined) {
       if (typeof property13 !== "string") {
         issues.push(issue([...path, "it's"], schemaPath + "/properties/it's/type", "type", "must be string, got " + describeType(property13), { type: "string" }));
@@ -406,7 +432,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) issues.push(issue([...path, "it's"], schemaPath + "/properties/it's/enum", "enum", "must be one of \"it's\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues13 }));
       }
     }
-    const property14 = value["`tick`"];
+    const property14 = ownValue(value, "`tick`");
     if (property14 !== undefined) {
       if (typeof property14 !== "string") {
         issues.push(issue([...path, "`tick`"], schemaPath + "/properties/`tick`/type", "type", "must be string, got " + describeType(property14), { type: "string" }));
@@ -414,7 +440,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) issues.push(issue([...path, "`tick`"], schemaPath + "/properties/`tick`/enum", "enum", "must be one of \"`tick`\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues14 }));
       }
     }
-    const property15 = value["</script>"];
+    const property15 = ownValue(value, "</script>");
     if (property15 !== undefined) {
       if (typeof property15 !== "string") {
         issues.push(issue([...path, "</script>"], schemaPath + "/properties/<~1script>/type", "type", "must be string, got " + describeType(property15), { type: "string" }));
@@ -422,7 +448,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) issues.push(issue([...path, "</script>"], schemaPath + "/properties/<~1script>/enum", "enum", "must be one of \"</script>\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues15 }));
       }
     }
-    const property16 = value["0"];
+    const property16 = ownValue(value, "0");
     if (property16 !== undefined) {
       if (typeof property16 !== "string") {
         issues.push(issue([...path, "0"], schemaPath + "/properties/0/type", "type", "must be string, got " + describeType(property16), { type: "string" }));
@@ -430,7 +456,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) issues.push(issue([...path, "0"], schemaPath + "/properties/0/enum", "enum", "must be one of \"0\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues16 }));
       }
     }
-    const property17 = value["a/b~c"];
+    const property17 = ownValue(value, "a/b~c");
     if (property17 !== undefined) {
       if (typeof property17 !== "string") {
         issues.push(issue([...path, "a/b~c"], schemaPath + "/properties/a~1b~0c/type", "type", "must be string, got " + describeType(property17), { type: "string" }));
@@ -439,6 +465,8 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       }
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "\"quoted\"":
         case "back\\slash":
@@ -446,6 +474,8 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "${template}":
         case "line\u2028separator":
         case "para\u2029graph":
+        case "constructor":
+        case "hasOwnProperty":
         case "emoji 😀":
         case "new\nline":
         case "it's":
@@ -456,15 +486,11 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
         case "__proto__":
-        case "constructor":
         case "toString":
-        case "hasOwnProperty":
         case "":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }));
     }
   }
 }
@@ -472,28 +498,21 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  if (Object.hasOwn(value, "constructor")) {
-    present++;
-    const property0 = value["constructor"];
-    if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  }
-  if (Object.hasOwn(value, "__proto__")) {
-    present++;
-    const property1 = value["__proto__"];
-    if (!checkOutputProto(property1)) return false;
-  }
-  let known = 0;
   for (const key in value) {
     switch (key) {
-      case "constructor":
-      case "__proto__":
-        known++;
+      case "constructor": {
+        const property0 = value[key];
+        if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
         continue;
+      }
+      case "__proto__": {
+        const property1 = value[key];
+        if (!checkOutputProto(property1)) return false;
+        continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== present) return false;
   return true;
 }
 
@@ -501,25 +520,26 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "constructor")) {
-      const property0 = value["constructor"];
+    const property0 = ownValue(value, "constructor");
+    if (property0 !== undefined) {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    if (Object.hasOwn(value, "__proto__")) {
-      const property1 = value["__proto__"];
+    const property1 = ownValue(value, "__proto__");
+    if (property1 !== undefined) {
       path.push("__proto__");
       collectOutputProto(property1, path, issues, schemaPath + "/properties/__proto__");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "constructor":
         case "__proto__":
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -527,22 +547,16 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
 // #/properties/__proto__
 function checkOutputProto(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  if (Object.hasOwn(value, "__proto__")) {
-    present++;
-    const property0 = value["__proto__"];
-    if (typeof property0 !== "string") return false;
-  }
-  let known = 0;
   for (const key in value) {
     switch (key) {
-      case "__proto__":
-        known++;
+      case "__proto__": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== present) return false;
   return true;
 }
 
@@ -550,18 +564,19 @@ function collectOutputProto(value: unknown, path: PathSegment[], issues: Validat
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    if (Object.hasOwn(value, "__proto__")) {
-      const property0 = value["__proto__"];
+    const property0 = ownValue(value, "__proto__");
+    if (property0 !== undefined) {
       if (typeof property0 !== "string") issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "__proto__":
+          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -587,19 +602,46 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  } catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean(): boolean {
+  for (const _key in Object.prototype) return false;
+  return true;
+}
+
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
+  const collectIssues = (value: unknown): ValidationIssue[] => {
+    const issues: ValidationIssue[] = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
   const validate = (value: unknown): ValidationResult<T> => {
     try {
-      if (check(value)) return { ok: true, value: value as T };
-      const issues: ValidationIssue[] = [];
-      collect(value, [], issues, "#");
-      if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value)) return { ok: true, value: value as T };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean) return { ok: true, value: value as T };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
@@ -614,7 +656,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   return {
     is: (value: unknown): value is T => {
       try {
-        return check(value);
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
       } catch {
         return false;
       }

@@ -284,11 +284,24 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+}
+
+/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
+function ownValue(value: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
+}
+
+/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
+function absenceNote(value: Record<string, unknown>, name: string): string {
+  if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
+  if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
+  if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
+  return "";
 }
 
 /**
@@ -336,650 +349,651 @@ const allowedValues = Object.freeze(["V000", "V001", "V002", "V003", "V004", "V0
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["flag_000"];
-  if (property0 !== undefined) {
-    present++;
-    if (typeof property0 !== "boolean") return false;
+  for (const key in value) {
+    switch (key) {
+      case "flag_000": {
+        const property0 = value[key];
+        if (typeof property0 !== "boolean") return false;
+        continue;
+      }
+      case "flag_001": {
+        const property1 = value[key];
+        if (typeof property1 !== "boolean") return false;
+        continue;
+      }
+      case "flag_002": {
+        const property2 = value[key];
+        if (typeof property2 !== "boolean") return false;
+        continue;
+      }
+      case "flag_003": {
+        const property3 = value[key];
+        if (typeof property3 !== "boolean") return false;
+        continue;
+      }
+      case "flag_004": {
+        const property4 = value[key];
+        if (typeof property4 !== "boolean") return false;
+        continue;
+      }
+      case "flag_005": {
+        const property5 = value[key];
+        if (typeof property5 !== "boolean") return false;
+        continue;
+      }
+      case "flag_006": {
+        const property6 = value[key];
+        if (typeof property6 !== "boolean") return false;
+        continue;
+      }
+      case "flag_007": {
+        const property7 = value[key];
+        if (typeof property7 !== "boolean") return false;
+        continue;
+      }
+      case "flag_008": {
+        const property8 = value[key];
+        if (typeof property8 !== "boolean") return false;
+        continue;
+      }
+      case "flag_009": {
+        const property9 = value[key];
+        if (typeof property9 !== "boolean") return false;
+        continue;
+      }
+      case "flag_010": {
+        const property10 = value[key];
+        if (typeof property10 !== "boolean") return false;
+        continue;
+      }
+      case "flag_011": {
+        const property11 = value[key];
+        if (typeof property11 !== "boolean") return false;
+        continue;
+      }
+      case "flag_012": {
+        const property12 = value[key];
+        if (typeof property12 !== "boolean") return false;
+        continue;
+      }
+      case "flag_013": {
+        const property13 = value[key];
+        if (typeof property13 !== "boolean") return false;
+        continue;
+      }
+      case "flag_014": {
+        const property14 = value[key];
+        if (typeof property14 !== "boolean") return false;
+        continue;
+      }
+      case "flag_015": {
+        const property15 = value[key];
+        if (typeof property15 !== "boolean") return false;
+        continue;
+      }
+      case "flag_016": {
+        const property16 = value[key];
+        if (typeof property16 !== "boolean") return false;
+        continue;
+      }
+      case "flag_017": {
+        const property17 = value[key];
+        if (typeof property17 !== "boolean") return false;
+        continue;
+      }
+      case "flag_018": {
+        const property18 = value[key];
+        if (typeof property18 !== "boolean") return false;
+        continue;
+      }
+      case "flag_019": {
+        const property19 = value[key];
+        if (typeof property19 !== "boolean") return false;
+        continue;
+      }
+      case "flag_020": {
+        const property20 = value[key];
+        if (typeof property20 !== "boolean") return false;
+        continue;
+      }
+      case "flag_021": {
+        const property21 = value[key];
+        if (typeof property21 !== "boolean") return false;
+        continue;
+      }
+      case "flag_022": {
+        const property22 = value[key];
+        if (typeof property22 !== "boolean") return false;
+        continue;
+      }
+      case "flag_023": {
+        const property23 = value[key];
+        if (typeof property23 !== "boolean") return false;
+        continue;
+      }
+      case "flag_024": {
+        const property24 = value[key];
+        if (typeof property24 !== "boolean") return false;
+        continue;
+      }
+      case "flag_025": {
+        const property25 = value[key];
+        if (typeof property25 !== "boolean") return false;
+        continue;
+      }
+      case "flag_026": {
+        const property26 = value[key];
+        if (typeof property26 !== "boolean") return false;
+        continue;
+      }
+      case "flag_027": {
+        const property27 = value[key];
+        if (typeof property27 !== "boolean") return false;
+        continue;
+      }
+      case "flag_028": {
+        const property28 = value[key];
+        if (typeof property28 !== "boolean") return false;
+        continue;
+      }
+      case "flag_029": {
+        const property29 = value[key];
+        if (typeof property29 !== "boolean") return false;
+        continue;
+      }
+      case "flag_030": {
+        const property30 = value[key];
+        if (typeof property30 !== "boolean") return false;
+        continue;
+      }
+      case "flag_031": {
+        const property31 = value[key];
+        if (typeof property31 !== "boolean") return false;
+        continue;
+      }
+      case "flag_032": {
+        const property32 = value[key];
+        if (typeof property32 !== "boolean") return false;
+        continue;
+      }
+      case "flag_033": {
+        const property33 = value[key];
+        if (typeof property33 !== "boolean") return false;
+        continue;
+      }
+      case "flag_034": {
+        const property34 = value[key];
+        if (typeof property34 !== "boolean") return false;
+        continue;
+      }
+      case "flag_035": {
+        const property35 = value[key];
+        if (typeof property35 !== "boolean") return false;
+        continue;
+      }
+      case "flag_036": {
+        const property36 = value[key];
+        if (typeof property36 !== "boolean") return false;
+        continue;
+      }
+      case "flag_037": {
+        const property37 = value[key];
+        if (typeof property37 !== "boolean") return false;
+        continue;
+      }
+      case "flag_038": {
+        const property38 = value[key];
+        if (typeof property38 !== "boolean") return false;
+        continue;
+      }
+      case "flag_039": {
+        const property39 = value[key];
+        if (typeof property39 !== "boolean") return false;
+        continue;
+      }
+      case "flag_040": {
+        const property40 = value[key];
+        if (typeof property40 !== "boolean") return false;
+        continue;
+      }
+      case "flag_041": {
+        const property41 = value[key];
+        if (typeof property41 !== "boolean") return false;
+        continue;
+      }
+      case "flag_042": {
+        const property42 = value[key];
+        if (typeof property42 !== "boolean") return false;
+        continue;
+      }
+      case "flag_043": {
+        const property43 = value[key];
+        if (typeof property43 !== "boolean") return false;
+        continue;
+      }
+      case "flag_044": {
+        const property44 = value[key];
+        if (typeof property44 !== "boolean") return false;
+        continue;
+      }
+      case "flag_045": {
+        const property45 = value[key];
+        if (typeof property45 !== "boolean") return false;
+        continue;
+      }
+      case "flag_046": {
+        const property46 = value[key];
+        if (typeof property46 !== "boolean") return false;
+        continue;
+      }
+      case "flag_047": {
+        const property47 = value[key];
+        if (typeof property47 !== "boolean") return false;
+        continue;
+      }
+      case "flag_048": {
+        const property48 = value[key];
+        if (typeof property48 !== "boolean") return false;
+        continue;
+      }
+      case "flag_049": {
+        const property49 = value[key];
+        if (typeof property49 !== "boolean") return false;
+        continue;
+      }
+      case "flag_050": {
+        const property50 = value[key];
+        if (typeof property50 !== "boolean") return false;
+        continue;
+      }
+      case "flag_051": {
+        const property51 = value[key];
+        if (typeof property51 !== "boolean") return false;
+        continue;
+      }
+      case "flag_052": {
+        const property52 = value[key];
+        if (typeof property52 !== "boolean") return false;
+        continue;
+      }
+      case "flag_053": {
+        const property53 = value[key];
+        if (typeof property53 !== "boolean") return false;
+        continue;
+      }
+      case "flag_054": {
+        const property54 = value[key];
+        if (typeof property54 !== "boolean") return false;
+        continue;
+      }
+      case "flag_055": {
+        const property55 = value[key];
+        if (typeof property55 !== "boolean") return false;
+        continue;
+      }
+      case "flag_056": {
+        const property56 = value[key];
+        if (typeof property56 !== "boolean") return false;
+        continue;
+      }
+      case "flag_057": {
+        const property57 = value[key];
+        if (typeof property57 !== "boolean") return false;
+        continue;
+      }
+      case "flag_058": {
+        const property58 = value[key];
+        if (typeof property58 !== "boolean") return false;
+        continue;
+      }
+      case "flag_059": {
+        const property59 = value[key];
+        if (typeof property59 !== "boolean") return false;
+        continue;
+      }
+      case "flag_060": {
+        const property60 = value[key];
+        if (typeof property60 !== "boolean") return false;
+        continue;
+      }
+      case "flag_061": {
+        const property61 = value[key];
+        if (typeof property61 !== "boolean") return false;
+        continue;
+      }
+      case "flag_062": {
+        const property62 = value[key];
+        if (typeof property62 !== "boolean") return false;
+        continue;
+      }
+      case "flag_063": {
+        const property63 = value[key];
+        if (typeof property63 !== "boolean") return false;
+        continue;
+      }
+      case "flag_064": {
+        const property64 = value[key];
+        if (typeof property64 !== "boolean") return false;
+        continue;
+      }
+      case "flag_065": {
+        const property65 = value[key];
+        if (typeof property65 !== "boolean") return false;
+        continue;
+      }
+      case "flag_066": {
+        const property66 = value[key];
+        if (typeof property66 !== "boolean") return false;
+        continue;
+      }
+      case "flag_067": {
+        const property67 = value[key];
+        if (typeof property67 !== "boolean") return false;
+        continue;
+      }
+      case "flag_068": {
+        const property68 = value[key];
+        if (typeof property68 !== "boolean") return false;
+        continue;
+      }
+      case "flag_069": {
+        const property69 = value[key];
+        if (typeof property69 !== "boolean") return false;
+        continue;
+      }
+      case "flag_070": {
+        const property70 = value[key];
+        if (typeof property70 !== "boolean") return false;
+        continue;
+      }
+      case "flag_071": {
+        const property71 = value[key];
+        if (typeof property71 !== "boolean") return false;
+        continue;
+      }
+      case "flag_072": {
+        const property72 = value[key];
+        if (typeof property72 !== "boolean") return false;
+        continue;
+      }
+      case "flag_073": {
+        const property73 = value[key];
+        if (typeof property73 !== "boolean") return false;
+        continue;
+      }
+      case "flag_074": {
+        const property74 = value[key];
+        if (typeof property74 !== "boolean") return false;
+        continue;
+      }
+      case "flag_075": {
+        const property75 = value[key];
+        if (typeof property75 !== "boolean") return false;
+        continue;
+      }
+      case "flag_076": {
+        const property76 = value[key];
+        if (typeof property76 !== "boolean") return false;
+        continue;
+      }
+      case "flag_077": {
+        const property77 = value[key];
+        if (typeof property77 !== "boolean") return false;
+        continue;
+      }
+      case "flag_078": {
+        const property78 = value[key];
+        if (typeof property78 !== "boolean") return false;
+        continue;
+      }
+      case "flag_079": {
+        const property79 = value[key];
+        if (typeof property79 !== "boolean") return false;
+        continue;
+      }
+      case "flag_080": {
+        const property80 = value[key];
+        if (typeof property80 !== "boolean") return false;
+        continue;
+      }
+      case "flag_081": {
+        const property81 = value[key];
+        if (typeof property81 !== "boolean") return false;
+        continue;
+      }
+      case "flag_082": {
+        const property82 = value[key];
+        if (typeof property82 !== "boolean") return false;
+        continue;
+      }
+      case "flag_083": {
+        const property83 = value[key];
+        if (typeof property83 !== "boolean") return false;
+        continue;
+      }
+      case "flag_084": {
+        const property84 = value[key];
+        if (typeof property84 !== "boolean") return false;
+        continue;
+      }
+      case "flag_085": {
+        const property85 = value[key];
+        if (typeof property85 !== "boolean") return false;
+        continue;
+      }
+      case "flag_086": {
+        const property86 = value[key];
+        if (typeof property86 !== "boolean") return false;
+        continue;
+      }
+      case "flag_087": {
+        const property87 = value[key];
+        if (typeof property87 !== "boolean") return false;
+        continue;
+      }
+      case "flag_088": {
+        const property88 = value[key];
+        if (typeof property88 !== "boolean") return false;
+        continue;
+      }
+      case "flag_089": {
+        const property89 = value[key];
+        if (typeof property89 !== "boolean") return false;
+        continue;
+      }
+      case "flag_090": {
+        const property90 = value[key];
+        if (typeof property90 !== "boolean") return false;
+        continue;
+      }
+      case "flag_091": {
+        const property91 = value[key];
+        if (typeof property91 !== "boolean") return false;
+        continue;
+      }
+      case "flag_092": {
+        const property92 = value[key];
+        if (typeof property92 !== "boolean") return false;
+        continue;
+      }
+      case "flag_093": {
+        const property93 = value[key];
+        if (typeof property93 !== "boolean") return false;
+        continue;
+      }
+      case "flag_094": {
+        const property94 = value[key];
+        if (typeof property94 !== "boolean") return false;
+        continue;
+      }
+      case "flag_095": {
+        const property95 = value[key];
+        if (typeof property95 !== "boolean") return false;
+        continue;
+      }
+      case "flag_096": {
+        const property96 = value[key];
+        if (typeof property96 !== "boolean") return false;
+        continue;
+      }
+      case "flag_097": {
+        const property97 = value[key];
+        if (typeof property97 !== "boolean") return false;
+        continue;
+      }
+      case "flag_098": {
+        const property98 = value[key];
+        if (typeof property98 !== "boolean") return false;
+        continue;
+      }
+      case "flag_099": {
+        const property99 = value[key];
+        if (typeof property99 !== "boolean") return false;
+        continue;
+      }
+      case "flag_100": {
+        const property100 = value[key];
+        if (typeof property100 !== "boolean") return false;
+        continue;
+      }
+      case "flag_101": {
+        const property101 = value[key];
+        if (typeof property101 !== "boolean") return false;
+        continue;
+      }
+      case "flag_102": {
+        const property102 = value[key];
+        if (typeof property102 !== "boolean") return false;
+        continue;
+      }
+      case "flag_103": {
+        const property103 = value[key];
+        if (typeof property103 !== "boolean") return false;
+        continue;
+      }
+      case "flag_104": {
+        const property104 = value[key];
+        if (typeof property104 !== "boolean") return false;
+        continue;
+      }
+      case "flag_105": {
+        const property105 = value[key];
+        if (typeof property105 !== "boolean") return false;
+        continue;
+      }
+      case "flag_106": {
+        const property106 = value[key];
+        if (typeof property106 !== "boolean") return false;
+        continue;
+      }
+      case "flag_107": {
+        const property107 = value[key];
+        if (typeof property107 !== "boolean") return false;
+        continue;
+      }
+      case "flag_108": {
+        const property108 = value[key];
+        if (typeof property108 !== "boolean") return false;
+        continue;
+      }
+      case "flag_109": {
+        const property109 = value[key];
+        if (typeof property109 !== "boolean") return false;
+        continue;
+      }
+      case "flag_110": {
+        const property110 = value[key];
+        if (typeof property110 !== "boolean") return false;
+        continue;
+      }
+      case "flag_111": {
+        const property111 = value[key];
+        if (typeof property111 !== "boolean") return false;
+        continue;
+      }
+      case "flag_112": {
+        const property112 = value[key];
+        if (typeof property112 !== "boolean") return false;
+        continue;
+      }
+      case "flag_113": {
+        const property113 = value[key];
+        if (typeof property113 !== "boolean") return false;
+        continue;
+      }
+      case "flag_114": {
+        const property114 = value[key];
+        if (typeof property114 !== "boolean") return false;
+        continue;
+      }
+      case "flag_115": {
+        const property115 = value[key];
+        if (typeof property115 !== "boolean") return false;
+        continue;
+      }
+      case "flag_116": {
+        const property116 = value[key];
+        if (typeof property116 !== "boolean") return false;
+        continue;
+      }
+      case "flag_117": {
+        const property117 = value[key];
+        if (typeof property117 !== "boolean") return false;
+        continue;
+      }
+      case "flag_118": {
+        const property118 = value[key];
+        if (typeof property118 !== "boolean") return false;
+        continue;
+      }
+      case "flag_119": {
+        const property119 = value[key];
+        if (typeof property119 !== "boolean") return false;
+        continue;
+      }
+      case "flag_120": {
+        const property120 = value[key];
+        if (typeof property120 !== "boolean") return false;
+        continue;
+      }
+      case "flag_121": {
+        const property121 = value[key];
+        if (typeof property121 !== "boolean") return false;
+        continue;
+      }
+      case "flag_122": {
+        const property122 = value[key];
+        if (typeof property122 !== "boolean") return false;
+        continue;
+      }
+      case "flag_123": {
+        const property123 = value[key];
+        if (typeof property123 !== "boolean") return false;
+        continue;
+      }
+      case "flag_124": {
+        const property124 = value[key];
+        if (typeof property124 !== "boolean") return false;
+        continue;
+      }
+      case "flag_125": {
+        const property125 = value[key];
+        if (typeof property125 !== "boolean") return false;
+        continue;
+      }
+      case "flag_126": {
+        const property126 = value[key];
+        if (typeof property126 !== "boolean") return false;
+        continue;
+      }
+      case "flag_127": {
+        const property127 = value[key];
+        if (typeof property127 !== "boolean") return false;
+        continue;
+      }
+    }
+    return false;
   }
-  const property1 = value["flag_001"];
-  if (property1 !== undefined) {
-    present++;
-    if (typeof property1 !== "boolean") return false;
-  }
-  const property2 = value["flag_002"];
-  if (property2 !== undefined) {
-    present++;
-    if (typeof property2 !== "boolean") return false;
-  }
-  const property3 = value["flag_003"];
-  if (property3 !== undefined) {
-    present++;
-    if (typeof property3 !== "boolean") return false;
-  }
-  const property4 = value["flag_004"];
-  if (property4 !== undefined) {
-    present++;
-    if (typeof property4 !== "boolean") return false;
-  }
-  const property5 = value["flag_005"];
-  if (property5 !== undefined) {
-    present++;
-    if (typeof property5 !== "boolean") return false;
-  }
-  const property6 = value["flag_006"];
-  if (property6 !== undefined) {
-    present++;
-    if (typeof property6 !== "boolean") return false;
-  }
-  const property7 = value["flag_007"];
-  if (property7 !== undefined) {
-    present++;
-    if (typeof property7 !== "boolean") return false;
-  }
-  const property8 = value["flag_008"];
-  if (property8 !== undefined) {
-    present++;
-    if (typeof property8 !== "boolean") return false;
-  }
-  const property9 = value["flag_009"];
-  if (property9 !== undefined) {
-    present++;
-    if (typeof property9 !== "boolean") return false;
-  }
-  const property10 = value["flag_010"];
-  if (property10 !== undefined) {
-    present++;
-    if (typeof property10 !== "boolean") return false;
-  }
-  const property11 = value["flag_011"];
-  if (property11 !== undefined) {
-    present++;
-    if (typeof property11 !== "boolean") return false;
-  }
-  const property12 = value["flag_012"];
-  if (property12 !== undefined) {
-    present++;
-    if (typeof property12 !== "boolean") return false;
-  }
-  const property13 = value["flag_013"];
-  if (property13 !== undefined) {
-    present++;
-    if (typeof property13 !== "boolean") return false;
-  }
-  const property14 = value["flag_014"];
-  if (property14 !== undefined) {
-    present++;
-    if (typeof property14 !== "boolean") return false;
-  }
-  const property15 = value["flag_015"];
-  if (property15 !== undefined) {
-    present++;
-    if (typeof property15 !== "boolean") return false;
-  }
-  const property16 = value["flag_016"];
-  if (property16 !== undefined) {
-    present++;
-    if (typeof property16 !== "boolean") return false;
-  }
-  const property17 = value["flag_017"];
-  if (property17 !== undefined) {
-    present++;
-    if (typeof property17 !== "boolean") return false;
-  }
-  const property18 = value["flag_018"];
-  if (property18 !== undefined) {
-    present++;
-    if (typeof property18 !== "boolean") return false;
-  }
-  const property19 = value["flag_019"];
-  if (property19 !== undefined) {
-    present++;
-    if (typeof property19 !== "boolean") return false;
-  }
-  const property20 = value["flag_020"];
-  if (property20 !== undefined) {
-    present++;
-    if (typeof property20 !== "boolean") return false;
-  }
-  const property21 = value["flag_021"];
-  if (property21 !== undefined) {
-    present++;
-    if (typeof property21 !== "boolean") return false;
-  }
-  const property22 = value["flag_022"];
-  if (property22 !== undefined) {
-    present++;
-    if (typeof property22 !== "boolean") return false;
-  }
-  const property23 = value["flag_023"];
-  if (property23 !== undefined) {
-    present++;
-    if (typeof property23 !== "boolean") return false;
-  }
-  const property24 = value["flag_024"];
-  if (property24 !== undefined) {
-    present++;
-    if (typeof property24 !== "boolean") return false;
-  }
-  const property25 = value["flag_025"];
-  if (property25 !== undefined) {
-    present++;
-    if (typeof property25 !== "boolean") return false;
-  }
-  const property26 = value["flag_026"];
-  if (property26 !== undefined) {
-    present++;
-    if (typeof property26 !== "boolean") return false;
-  }
-  const property27 = value["flag_027"];
-  if (property27 !== undefined) {
-    present++;
-    if (typeof property27 !== "boolean") return false;
-  }
-  const property28 = value["flag_028"];
-  if (property28 !== undefined) {
-    present++;
-    if (typeof property28 !== "boolean") return false;
-  }
-  const property29 = value["flag_029"];
-  if (property29 !== undefined) {
-    present++;
-    if (typeof property29 !== "boolean") return false;
-  }
-  const property30 = value["flag_030"];
-  if (property30 !== undefined) {
-    present++;
-    if (typeof property30 !== "boolean") return false;
-  }
-  const property31 = value["flag_031"];
-  if (property31 !== undefined) {
-    present++;
-    if (typeof property31 !== "boolean") return false;
-  }
-  const property32 = value["flag_032"];
-  if (property32 !== undefined) {
-    present++;
-    if (typeof property32 !== "boolean") return false;
-  }
-  const property33 = value["flag_033"];
-  if (property33 !== undefined) {
-    present++;
-    if (typeof property33 !== "boolean") return false;
-  }
-  const property34 = value["flag_034"];
-  if (property34 !== undefined) {
-    present++;
-    if (typeof property34 !== "boolean") return false;
-  }
-  const property35 = value["flag_035"];
-  if (property35 !== undefined) {
-    present++;
-    if (typeof property35 !== "boolean") return false;
-  }
-  const property36 = value["flag_036"];
-  if (property36 !== undefined) {
-    present++;
-    if (typeof property36 !== "boolean") return false;
-  }
-  const property37 = value["flag_037"];
-  if (property37 !== undefined) {
-    present++;
-    if (typeof property37 !== "boolean") return false;
-  }
-  const property38 = value["flag_038"];
-  if (property38 !== undefined) {
-    present++;
-    if (typeof property38 !== "boolean") return false;
-  }
-  const property39 = value["flag_039"];
-  if (property39 !== undefined) {
-    present++;
-    if (typeof property39 !== "boolean") return false;
-  }
-  const property40 = value["flag_040"];
-  if (property40 !== undefined) {
-    present++;
-    if (typeof property40 !== "boolean") return false;
-  }
-  const property41 = value["flag_041"];
-  if (property41 !== undefined) {
-    present++;
-    if (typeof property41 !== "boolean") return false;
-  }
-  const property42 = value["flag_042"];
-  if (property42 !== undefined) {
-    present++;
-    if (typeof property42 !== "boolean") return false;
-  }
-  const property43 = value["flag_043"];
-  if (property43 !== undefined) {
-    present++;
-    if (typeof property43 !== "boolean") return false;
-  }
-  const property44 = value["flag_044"];
-  if (property44 !== undefined) {
-    present++;
-    if (typeof property44 !== "boolean") return false;
-  }
-  const property45 = value["flag_045"];
-  if (property45 !== undefined) {
-    present++;
-    if (typeof property45 !== "boolean") return false;
-  }
-  const property46 = value["flag_046"];
-  if (property46 !== undefined) {
-    present++;
-    if (typeof property46 !== "boolean") return false;
-  }
-  const property47 = value["flag_047"];
-  if (property47 !== undefined) {
-    present++;
-    if (typeof property47 !== "boolean") return false;
-  }
-  const property48 = value["flag_048"];
-  if (property48 !== undefined) {
-    present++;
-    if (typeof property48 !== "boolean") return false;
-  }
-  const property49 = value["flag_049"];
-  if (property49 !== undefined) {
-    present++;
-    if (typeof property49 !== "boolean") return false;
-  }
-  const property50 = value["flag_050"];
-  if (property50 !== undefined) {
-    present++;
-    if (typeof property50 !== "boolean") return false;
-  }
-  const property51 = value["flag_051"];
-  if (property51 !== undefined) {
-    present++;
-    if (typeof property51 !== "boolean") return false;
-  }
-  const property52 = value["flag_052"];
-  if (property52 !== undefined) {
-    present++;
-    if (typeof property52 !== "boolean") return false;
-  }
-  const property53 = value["flag_053"];
-  if (property53 !== undefined) {
-    present++;
-    if (typeof property53 !== "boolean") return false;
-  }
-  const property54 = value["flag_054"];
-  if (property54 !== undefined) {
-    present++;
-    if (typeof property54 !== "boolean") return false;
-  }
-  const property55 = value["flag_055"];
-  if (property55 !== undefined) {
-    present++;
-    if (typeof property55 !== "boolean") return false;
-  }
-  const property56 = value["flag_056"];
-  if (property56 !== undefined) {
-    present++;
-    if (typeof property56 !== "boolean") return false;
-  }
-  const property57 = value["flag_057"];
-  if (property57 !== undefined) {
-    present++;
-    if (typeof property57 !== "boolean") return false;
-  }
-  const property58 = value["flag_058"];
-  if (property58 !== undefined) {
-    present++;
-    if (typeof property58 !== "boolean") return false;
-  }
-  const property59 = value["flag_059"];
-  if (property59 !== undefined) {
-    present++;
-    if (typeof property59 !== "boolean") return false;
-  }
-  const property60 = value["flag_060"];
-  if (property60 !== undefined) {
-    present++;
-    if (typeof property60 !== "boolean") return false;
-  }
-  const property61 = value["flag_061"];
-  if (property61 !== undefined) {
-    present++;
-    if (typeof property61 !== "boolean") return false;
-  }
-  const property62 = value["flag_062"];
-  if (property62 !== undefined) {
-    present++;
-    if (typeof property62 !== "boolean") return false;
-  }
-  const property63 = value["flag_063"];
-  if (property63 !== undefined) {
-    present++;
-    if (typeof property63 !== "boolean") return false;
-  }
-  const property64 = value["flag_064"];
-  if (property64 !== undefined) {
-    present++;
-    if (typeof property64 !== "boolean") return false;
-  }
-  const property65 = value["flag_065"];
-  if (property65 !== undefined) {
-    present++;
-    if (typeof property65 !== "boolean") return false;
-  }
-  const property66 = value["flag_066"];
-  if (property66 !== undefined) {
-    present++;
-    if (typeof property66 !== "boolean") return false;
-  }
-  const property67 = value["flag_067"];
-  if (property67 !== undefined) {
-    present++;
-    if (typeof property67 !== "boolean") return false;
-  }
-  const property68 = value["flag_068"];
-  if (property68 !== undefined) {
-    present++;
-    if (typeof property68 !== "boolean") return false;
-  }
-  const property69 = value["flag_069"];
-  if (property69 !== undefined) {
-    present++;
-    if (typeof property69 !== "boolean") return false;
-  }
-  const property70 = value["flag_070"];
-  if (property70 !== undefined) {
-    present++;
-    if (typeof property70 !== "boolean") return false;
-  }
-  const property71 = value["flag_071"];
-  if (property71 !== undefined) {
-    present++;
-    if (typeof property71 !== "boolean") return false;
-  }
-  const property72 = value["flag_072"];
-  if (property72 !== undefined) {
-    present++;
-    if (typeof property72 !== "boolean") return false;
-  }
-  const property73 = value["flag_073"];
-  if (property73 !== undefined) {
-    present++;
-    if (typeof property73 !== "boolean") return false;
-  }
-  const property74 = value["flag_074"];
-  if (property74 !== undefined) {
-    present++;
-    if (typeof property74 !== "boolean") return false;
-  }
-  const property75 = value["flag_075"];
-  if (property75 !== undefined) {
-    present++;
-    if (typeof property75 !== "boolean") return false;
-  }
-  const property76 = value["flag_076"];
-  if (property76 !== undefined) {
-    present++;
-    if (typeof property76 !== "boolean") return false;
-  }
-  const property77 = value["flag_077"];
-  if (property77 !== undefined) {
-    present++;
-    if (typeof property77 !== "boolean") return false;
-  }
-  const property78 = value["flag_078"];
-  if (property78 !== undefined) {
-    present++;
-    if (typeof property78 !== "boolean") return false;
-  }
-  const property79 = value["flag_079"];
-  if (property79 !== undefined) {
-    present++;
-    if (typeof property79 !== "boolean") return false;
-  }
-  const property80 = value["flag_080"];
-  if (property80 !== undefined) {
-    present++;
-    if (typeof property80 !== "boolean") return false;
-  }
-  const property81 = value["flag_081"];
-  if (property81 !== undefined) {
-    present++;
-    if (typeof property81 !== "boolean") return false;
-  }
-  const property82 = value["flag_082"];
-  if (property82 !== undefined) {
-    present++;
-    if (typeof property82 !== "boolean") return false;
-  }
-  const property83 = value["flag_083"];
-  if (property83 !== undefined) {
-    present++;
-    if (typeof property83 !== "boolean") return false;
-  }
-  const property84 = value["flag_084"];
-  if (property84 !== undefined) {
-    present++;
-    if (typeof property84 !== "boolean") return false;
-  }
-  const property85 = value["flag_085"];
-  if (property85 !== undefined) {
-    present++;
-    if (typeof property85 !== "boolean") return false;
-  }
-  const property86 = value["flag_086"];
-  if (property86 !== undefined) {
-    present++;
-    if (typeof property86 !== "boolean") return false;
-  }
-  const property87 = value["flag_087"];
-  if (property87 !== undefined) {
-    present++;
-    if (typeof property87 !== "boolean") return false;
-  }
-  const property88 = value["flag_088"];
-  if (property88 !== undefined) {
-    present++;
-    if (typeof property88 !== "boolean") return false;
-  }
-  const property89 = value["flag_089"];
-  if (property89 !== undefined) {
-    present++;
-    if (typeof property89 !== "boolean") return false;
-  }
-  const property90 = value["flag_090"];
-  if (property90 !== undefined) {
-    present++;
-    if (typeof property90 !== "boolean") return false;
-  }
-  const property91 = value["flag_091"];
-  if (property91 !== undefined) {
-    present++;
-    if (typeof property91 !== "boolean") return false;
-  }
-  const property92 = value["flag_092"];
-  if (property92 !== undefined) {
-    present++;
-    if (typeof property92 !== "boolean") return false;
-  }
-  const property93 = value["flag_093"];
-  if (property93 !== undefined) {
-    present++;
-    if (typeof property93 !== "boolean") return false;
-  }
-  const property94 = value["flag_094"];
-  if (property94 !== undefined) {
-    present++;
-    if (typeof property94 !== "boolean") return false;
-  }
-  const property95 = value["flag_095"];
-  if (property95 !== undefined) {
-    present++;
-    if (typeof property95 !== "boolean") return false;
-  }
-  const property96 = value["flag_096"];
-  if (property96 !== undefined) {
-    present++;
-    if (typeof property96 !== "boolean") return false;
-  }
-  const property97 = value["flag_097"];
-  if (property97 !== undefined) {
-    present++;
-    if (typeof property97 !== "boolean") return false;
-  }
-  const property98 = value["flag_098"];
-  if (property98 !== undefined) {
-    present++;
-    if (typeof property98 !== "boolean") return false;
-  }
-  const property99 = value["flag_099"];
-  if (property99 !== undefined) {
-    present++;
-    if (typeof property99 !== "boolean") return false;
-  }
-  const property100 = value["flag_100"];
-  if (property100 !== undefined) {
-    present++;
-    if (typeof property100 !== "boolean") return false;
-  }
-  const property101 = value["flag_101"];
-  if (property101 !== undefined) {
-    present++;
-    if (typeof property101 !== "boolean") return false;
-  }
-  const property102 = value["flag_102"];
-  if (property102 !== undefined) {
-    present++;
-    if (typeof property102 !== "boolean") return false;
-  }
-  const property103 = value["flag_103"];
-  if (property103 !== undefined) {
-    present++;
-    if (typeof property103 !== "boolean") return false;
-  }
-  const property104 = value["flag_104"];
-  if (property104 !== undefined) {
-    present++;
-    if (typeof property104 !== "boolean") return false;
-  }
-  const property105 = value["flag_105"];
-  if (property105 !== undefined) {
-    present++;
-    if (typeof property105 !== "boolean") return false;
-  }
-  const property106 = value["flag_106"];
-  if (property106 !== undefined) {
-    present++;
-    if (typeof property106 !== "boolean") return false;
-  }
-  const property107 = value["flag_107"];
-  if (property107 !== undefined) {
-    present++;
-    if (typeof property107 !== "boolean") return false;
-  }
-  const property108 = value["flag_108"];
-  if (property108 !== undefined) {
-    present++;
-    if (typeof property108 !== "boolean") return false;
-  }
-  const property109 = value["flag_109"];
-  if (property109 !== undefined) {
-    present++;
-    if (typeof property109 !== "boolean") return false;
-  }
-  const property110 = value["flag_110"];
-  if (property110 !== undefined) {
-    present++;
-    if (typeof property110 !== "boolean") return false;
-  }
-  const property111 = value["flag_111"];
-  if (property111 !== undefined) {
-    present++;
-    if (typeof property111 !== "boolean") return false;
-  }
-  const property112 = value["flag_112"];
-  if (property112 !== undefined) {
-    present++;
-    if (typeof property112 !== "boolean") return false;
-  }
-  const property113 = value["flag_113"];
-  if (property113 !== undefined) {
-    present++;
-    if (typeof property113 !== "boolean") return false;
-  }
-  const property114 = value["flag_114"];
-  if (property114 !== undefined) {
-    present++;
-    if (typeof property114 !== "boolean") return false;
-  }
-  const property115 = value["flag_115"];
-  if (property115 !== undefined) {
-    present++;
-    if (typeof property115 !== "boolean") return false;
-  }
-  const property116 = value["flag_116"];
-  if (property116 !== undefined) {
-    present++;
-    if (typeof property116 !== "boolean") return false;
-  }
-  const property117 = value["flag_117"];
-  if (property117 !== undefined) {
-    present++;
-    if (typeof property117 !== "boolean") return false;
-  }
-  const property118 = value["flag_118"];
-  if (property118 !== undefined) {
-    present++;
-    if (typeof property118 !== "boolean") return false;
-  }
-  const property119 = value["flag_119"];
-  if (property119 !== undefined) {
-    present++;
-    if (typeof property119 !== "boolean") return false;
-  }
-  const property120 = value["flag_120"];
-  if (property120 !== undefined) {
-    present++;
-    if (typeof property120 !== "boolean") return false;
-  }
-  const property121 = value["flag_121"];
-  if (property121 !== undefined) {
-    present++;
-    if (typeof property121 !== "boolean") return false;
-  }
-  const property122 = value["flag_122"];
-  if (property122 !== undefined) {
-    present++;
-    if (typeof property122 !== "boolean") return false;
-  }
-  const property123 = value["flag_123"];
-  if (property123 !== undefined) {
-    present++;
-    if (typeof property123 !== "boolean") return false;
-  }
-  const property124 = value["flag_124"];
-  if (property124 !== undefined) {
-    present++;
-    if (typeof property124 !== "boolean") return false;
-  }
-  const property125 = value["flag_125"];
-  if (property125 !== undefined) {
-    present++;
-    if (typeof property125 !== "boolean") return false;
-  }
-  const property126 = value["flag_126"];
-  if (property126 !== undefined) {
-    present++;
-    if (typeof property126 !== "boolean") return false;
-  }
-  const property127 = value["flag_127"];
-  if (property127 !== undefined) {
-    present++;
-    if (typeof property127 !== "boolean") return false;
-  }
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== present) return false;
   return true;
 }
 
@@ -987,519 +1001,521 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["flag_000"];
+    const property0 = ownValue(value, "flag_000");
     if (property0 !== undefined) {
       if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
     }
-    const property1 = value["flag_001"];
+    const property1 = ownValue(value, "flag_001");
     if (property1 !== undefined) {
       if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
     }
-    const property2 = value["flag_002"];
+    const property2 = ownValue(value, "flag_002");
     if (property2 !== undefined) {
       if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
     }
-    const property3 = value["flag_003"];
+    const property3 = ownValue(value, "flag_003");
     if (property3 !== undefined) {
       if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
     }
-    const property4 = value["flag_004"];
+    const property4 = ownValue(value, "flag_004");
     if (property4 !== undefined) {
       if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
     }
-    const property5 = value["flag_005"];
+    const property5 = ownValue(value, "flag_005");
     if (property5 !== undefined) {
       if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
-    const property6 = value["flag_006"];
+    const property6 = ownValue(value, "flag_006");
     if (property6 !== undefined) {
       if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
     }
-    const property7 = value["flag_007"];
+    const property7 = ownValue(value, "flag_007");
     if (property7 !== undefined) {
       if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
     }
-    const property8 = value["flag_008"];
+    const property8 = ownValue(value, "flag_008");
     if (property8 !== undefined) {
       if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
     }
-    const property9 = value["flag_009"];
+    const property9 = ownValue(value, "flag_009");
     if (property9 !== undefined) {
       if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
     }
-    const property10 = value["flag_010"];
+    const property10 = ownValue(value, "flag_010");
     if (property10 !== undefined) {
       if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
     }
-    const property11 = value["flag_011"];
+    const property11 = ownValue(value, "flag_011");
     if (property11 !== undefined) {
       if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
     }
-    const property12 = value["flag_012"];
+    const property12 = ownValue(value, "flag_012");
     if (property12 !== undefined) {
       if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
     }
-    const property13 = value["flag_013"];
+    const property13 = ownValue(value, "flag_013");
     if (property13 !== undefined) {
       if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
     }
-    const property14 = value["flag_014"];
+    const property14 = ownValue(value, "flag_014");
     if (property14 !== undefined) {
       if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
     }
-    const property15 = value["flag_015"];
+    const property15 = ownValue(value, "flag_015");
     if (property15 !== undefined) {
       if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
     }
-    const property16 = value["flag_016"];
+    const property16 = ownValue(value, "flag_016");
     if (property16 !== undefined) {
       if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
     }
-    const property17 = value["flag_017"];
+    const property17 = ownValue(value, "flag_017");
     if (property17 !== undefined) {
       if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
     }
-    const property18 = value["flag_018"];
+    const property18 = ownValue(value, "flag_018");
     if (property18 !== undefined) {
       if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
     }
-    const property19 = value["flag_019"];
+    const property19 = ownValue(value, "flag_019");
     if (property19 !== undefined) {
       if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
     }
-    const property20 = value["flag_020"];
+    const property20 = ownValue(value, "flag_020");
     if (property20 !== undefined) {
       if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
     }
-    const property21 = value["flag_021"];
+    const property21 = ownValue(value, "flag_021");
     if (property21 !== undefined) {
       if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
     }
-    const property22 = value["flag_022"];
+    const property22 = ownValue(value, "flag_022");
     if (property22 !== undefined) {
       if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
     }
-    const property23 = value["flag_023"];
+    const property23 = ownValue(value, "flag_023");
     if (property23 !== undefined) {
       if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
     }
-    const property24 = value["flag_024"];
+    const property24 = ownValue(value, "flag_024");
     if (property24 !== undefined) {
       if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
     }
-    const property25 = value["flag_025"];
+    const property25 = ownValue(value, "flag_025");
     if (property25 !== undefined) {
       if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
     }
-    const property26 = value["flag_026"];
+    const property26 = ownValue(value, "flag_026");
     if (property26 !== undefined) {
       if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
     }
-    const property27 = value["flag_027"];
+    const property27 = ownValue(value, "flag_027");
     if (property27 !== undefined) {
       if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
     }
-    const property28 = value["flag_028"];
+    const property28 = ownValue(value, "flag_028");
     if (property28 !== undefined) {
       if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
     }
-    const property29 = value["flag_029"];
+    const property29 = ownValue(value, "flag_029");
     if (property29 !== undefined) {
       if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
     }
-    const property30 = value["flag_030"];
+    const property30 = ownValue(value, "flag_030");
     if (property30 !== undefined) {
       if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
     }
-    const property31 = value["flag_031"];
+    const property31 = ownValue(value, "flag_031");
     if (property31 !== undefined) {
       if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
     }
-    const property32 = value["flag_032"];
+    const property32 = ownValue(value, "flag_032");
     if (property32 !== undefined) {
       if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
     }
-    const property33 = value["flag_033"];
+    const property33 = ownValue(value, "flag_033");
     if (property33 !== undefined) {
       if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
     }
-    const property34 = value["flag_034"];
+    const property34 = ownValue(value, "flag_034");
     if (property34 !== undefined) {
       if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
     }
-    const property35 = value["flag_035"];
+    const property35 = ownValue(value, "flag_035");
     if (property35 !== undefined) {
       if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
     }
-    const property36 = value["flag_036"];
+    const property36 = ownValue(value, "flag_036");
     if (property36 !== undefined) {
       if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
     }
-    const property37 = value["flag_037"];
+    const property37 = ownValue(value, "flag_037");
     if (property37 !== undefined) {
       if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
     }
-    const property38 = value["flag_038"];
+    const property38 = ownValue(value, "flag_038");
     if (property38 !== undefined) {
       if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
     }
-    const property39 = value["flag_039"];
+    const property39 = ownValue(value, "flag_039");
     if (property39 !== undefined) {
       if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
     }
-    const property40 = value["flag_040"];
+    const property40 = ownValue(value, "flag_040");
     if (property40 !== undefined) {
       if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
     }
-    const property41 = value["flag_041"];
+    const property41 = ownValue(value, "flag_041");
     if (property41 !== undefined) {
       if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
     }
-    const property42 = value["flag_042"];
+    const property42 = ownValue(value, "flag_042");
     if (property42 !== undefined) {
       if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
     }
-    const property43 = value["flag_043"];
+    const property43 = ownValue(value, "flag_043");
     if (property43 !== undefined) {
       if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
     }
-    const property44 = value["flag_044"];
+    const property44 = ownValue(value, "flag_044");
     if (property44 !== undefined) {
       if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
     }
-    const property45 = value["flag_045"];
+    const property45 = ownValue(value, "flag_045");
     if (property45 !== undefined) {
       if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
     }
-    const property46 = value["flag_046"];
+    const property46 = ownValue(value, "flag_046");
     if (property46 !== undefined) {
       if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
     }
-    const property47 = value["flag_047"];
+    const property47 = ownValue(value, "flag_047");
     if (property47 !== undefined) {
       if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
     }
-    const property48 = value["flag_048"];
+    const property48 = ownValue(value, "flag_048");
     if (property48 !== undefined) {
       if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
     }
-    const property49 = value["flag_049"];
+    const property49 = ownValue(value, "flag_049");
     if (property49 !== undefined) {
       if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
     }
-    const property50 = value["flag_050"];
+    const property50 = ownValue(value, "flag_050");
     if (property50 !== undefined) {
       if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
     }
-    const property51 = value["flag_051"];
+    const property51 = ownValue(value, "flag_051");
     if (property51 !== undefined) {
       if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
     }
-    const property52 = value["flag_052"];
+    const property52 = ownValue(value, "flag_052");
     if (property52 !== undefined) {
       if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
     }
-    const property53 = value["flag_053"];
+    const property53 = ownValue(value, "flag_053");
     if (property53 !== undefined) {
       if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
     }
-    const property54 = value["flag_054"];
+    const property54 = ownValue(value, "flag_054");
     if (property54 !== undefined) {
       if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
     }
-    const property55 = value["flag_055"];
+    const property55 = ownValue(value, "flag_055");
     if (property55 !== undefined) {
       if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
     }
-    const property56 = value["flag_056"];
+    const property56 = ownValue(value, "flag_056");
     if (property56 !== undefined) {
       if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
     }
-    const property57 = value["flag_057"];
+    const property57 = ownValue(value, "flag_057");
     if (property57 !== undefined) {
       if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
     }
-    const property58 = value["flag_058"];
+    const property58 = ownValue(value, "flag_058");
     if (property58 !== undefined) {
       if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
     }
-    const property59 = value["flag_059"];
+    const property59 = ownValue(value, "flag_059");
     if (property59 !== undefined) {
       if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
     }
-    const property60 = value["flag_060"];
+    const property60 = ownValue(value, "flag_060");
     if (property60 !== undefined) {
       if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
     }
-    const property61 = value["flag_061"];
+    const property61 = ownValue(value, "flag_061");
     if (property61 !== undefined) {
       if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
     }
-    const property62 = value["flag_062"];
+    const property62 = ownValue(value, "flag_062");
     if (property62 !== undefined) {
       if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
     }
-    const property63 = value["flag_063"];
+    const property63 = ownValue(value, "flag_063");
     if (property63 !== undefined) {
       if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
     }
-    const property64 = value["flag_064"];
+    const property64 = ownValue(value, "flag_064");
     if (property64 !== undefined) {
       if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
     }
-    const property65 = value["flag_065"];
+    const property65 = ownValue(value, "flag_065");
     if (property65 !== undefined) {
       if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
     }
-    const property66 = value["flag_066"];
+    const property66 = ownValue(value, "flag_066");
     if (property66 !== undefined) {
       if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
     }
-    const property67 = value["flag_067"];
+    const property67 = ownValue(value, "flag_067");
     if (property67 !== undefined) {
       if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
     }
-    const property68 = value["flag_068"];
+    const property68 = ownValue(value, "flag_068");
     if (property68 !== undefined) {
       if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
     }
-    const property69 = value["flag_069"];
+    const property69 = ownValue(value, "flag_069");
     if (property69 !== undefined) {
       if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
     }
-    const property70 = value["flag_070"];
+    const property70 = ownValue(value, "flag_070");
     if (property70 !== undefined) {
       if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
     }
-    const property71 = value["flag_071"];
+    const property71 = ownValue(value, "flag_071");
     if (property71 !== undefined) {
       if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
     }
-    const property72 = value["flag_072"];
+    const property72 = ownValue(value, "flag_072");
     if (property72 !== undefined) {
       if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
     }
-    const property73 = value["flag_073"];
+    const property73 = ownValue(value, "flag_073");
     if (property73 !== undefined) {
       if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
     }
-    const property74 = value["flag_074"];
+    const property74 = ownValue(value, "flag_074");
     if (property74 !== undefined) {
       if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
     }
-    const property75 = value["flag_075"];
+    const property75 = ownValue(value, "flag_075");
     if (property75 !== undefined) {
       if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
     }
-    const property76 = value["flag_076"];
+    const property76 = ownValue(value, "flag_076");
     if (property76 !== undefined) {
       if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
     }
-    const property77 = value["flag_077"];
+    const property77 = ownValue(value, "flag_077");
     if (property77 !== undefined) {
       if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
     }
-    const property78 = value["flag_078"];
+    const property78 = ownValue(value, "flag_078");
     if (property78 !== undefined) {
       if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
     }
-    const property79 = value["flag_079"];
+    const property79 = ownValue(value, "flag_079");
     if (property79 !== undefined) {
       if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
     }
-    const property80 = value["flag_080"];
+    const property80 = ownValue(value, "flag_080");
     if (property80 !== undefined) {
       if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
     }
-    const property81 = value["flag_081"];
+    const property81 = ownValue(value, "flag_081");
     if (property81 !== undefined) {
       if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
     }
-    const property82 = value["flag_082"];
+    const property82 = ownValue(value, "flag_082");
     if (property82 !== undefined) {
       if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
     }
-    const property83 = value["flag_083"];
+    const property83 = ownValue(value, "flag_083");
     if (property83 !== undefined) {
       if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
     }
-    const property84 = value["flag_084"];
+    const property84 = ownValue(value, "flag_084");
     if (property84 !== undefined) {
       if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
     }
-    const property85 = value["flag_085"];
+    const property85 = ownValue(value, "flag_085");
     if (property85 !== undefined) {
       if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
     }
-    const property86 = value["flag_086"];
+    const property86 = ownValue(value, "flag_086");
     if (property86 !== undefined) {
       if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
     }
-    const property87 = value["flag_087"];
+    const property87 = ownValue(value, "flag_087");
     if (property87 !== undefined) {
       if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
     }
-    const property88 = value["flag_088"];
+    const property88 = ownValue(value, "flag_088");
     if (property88 !== undefined) {
       if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
     }
-    const property89 = value["flag_089"];
+    const property89 = ownValue(value, "flag_089");
     if (property89 !== undefined) {
       if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
     }
-    const property90 = value["flag_090"];
+    const property90 = ownValue(value, "flag_090");
     if (property90 !== undefined) {
       if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
     }
-    const property91 = value["flag_091"];
+    const property91 = ownValue(value, "flag_091");
     if (property91 !== undefined) {
       if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
     }
-    const property92 = value["flag_092"];
+    const property92 = ownValue(value, "flag_092");
     if (property92 !== undefined) {
       if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
     }
-    const property93 = value["flag_093"];
+    const property93 = ownValue(value, "flag_093");
     if (property93 !== undefined) {
       if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
     }
-    const property94 = value["flag_094"];
+    const property94 = ownValue(value, "flag_094");
     if (property94 !== undefined) {
       if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
     }
-    const property95 = value["flag_095"];
+    const property95 = ownValue(value, "flag_095");
     if (property95 !== undefined) {
       if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
     }
-    const property96 = value["flag_096"];
+    const property96 = ownValue(value, "flag_096");
     if (property96 !== undefined) {
       if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
     }
-    const property97 = value["flag_097"];
+    const property97 = ownValue(value, "flag_097");
     if (property97 !== undefined) {
       if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
     }
-    const property98 = value["flag_098"];
+    const property98 = ownValue(value, "flag_098");
     if (property98 !== undefined) {
       if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
     }
-    const property99 = value["flag_099"];
+    const property99 = ownValue(value, "flag_099");
     if (property99 !== undefined) {
       if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
     }
-    const property100 = value["flag_100"];
+    const property100 = ownValue(value, "flag_100");
     if (property100 !== undefined) {
       if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
     }
-    const property101 = value["flag_101"];
+    const property101 = ownValue(value, "flag_101");
     if (property101 !== undefined) {
       if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
     }
-    const property102 = value["flag_102"];
+    const property102 = ownValue(value, "flag_102");
     if (property102 !== undefined) {
       if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
     }
-    const property103 = value["flag_103"];
+    const property103 = ownValue(value, "flag_103");
     if (property103 !== undefined) {
       if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
     }
-    const property104 = value["flag_104"];
+    const property104 = ownValue(value, "flag_104");
     if (property104 !== undefined) {
       if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
     }
-    const property105 = value["flag_105"];
+    const property105 = ownValue(value, "flag_105");
     if (property105 !== undefined) {
       if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
     }
-    const property106 = value["flag_106"];
+    const property106 = ownValue(value, "flag_106");
     if (property106 !== undefined) {
       if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
     }
-    const property107 = value["flag_107"];
+    const property107 = ownValue(value, "flag_107");
     if (property107 !== undefined) {
       if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
     }
-    const property108 = value["flag_108"];
+    const property108 = ownValue(value, "flag_108");
     if (property108 !== undefined) {
       if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
     }
-    const property109 = value["flag_109"];
+    const property109 = ownValue(value, "flag_109");
     if (property109 !== undefined) {
       if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
     }
-    const property110 = value["flag_110"];
+    const property110 = ownValue(value, "flag_110");
     if (property110 !== undefined) {
       if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
     }
-    const property111 = value["flag_111"];
+    const property111 = ownValue(value, "flag_111");
     if (property111 !== undefined) {
       if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
     }
-    const property112 = value["flag_112"];
+    const property112 = ownValue(value, "flag_112");
     if (property112 !== undefined) {
       if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
     }
-    const property113 = value["flag_113"];
+    const property113 = ownValue(value, "flag_113");
     if (property113 !== undefined) {
       if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
     }
-    const property114 = value["flag_114"];
+    const property114 = ownValue(value, "flag_114");
     if (property114 !== undefined) {
       if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
     }
-    const property115 = value["flag_115"];
+    const property115 = ownValue(value, "flag_115");
     if (property115 !== undefined) {
       if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
     }
-    const property116 = value["flag_116"];
+    const property116 = ownValue(value, "flag_116");
     if (property116 !== undefined) {
       if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
     }
-    const property117 = value["flag_117"];
+    const property117 = ownValue(value, "flag_117");
     if (property117 !== undefined) {
       if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
     }
-    const property118 = value["flag_118"];
+    const property118 = ownValue(value, "flag_118");
     if (property118 !== undefined) {
       if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
     }
-    const property119 = value["flag_119"];
+    const property119 = ownValue(value, "flag_119");
     if (property119 !== undefined) {
       if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
     }
-    const property120 = value["flag_120"];
+    const property120 = ownValue(value, "flag_120");
     if (property120 !== undefined) {
       if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
     }
-    const property121 = value["flag_121"];
+    const property121 = ownValue(value, "flag_121");
     if (property121 !== undefined) {
       if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
     }
-    const property122 = value["flag_122"];
+    const property122 = ownValue(value, "flag_122");
     if (property122 !== undefined) {
       if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
     }
-    const property123 = value["flag_123"];
+    const property123 = ownValue(value, "flag_123");
     if (property123 !== undefined) {
       if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
     }
-    const property124 = value["flag_124"];
+    const property124 = ownValue(value, "flag_124");
     if (property124 !== undefined) {
       if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
     }
-    const property125 = value["flag_125"];
+    const property125 = ownValue(value, "flag_125");
     if (property125 !== undefined) {
       if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
     }
-    const property126 = value["flag_126"];
+    const property126 = ownValue(value, "flag_126");
     if (property126 !== undefined) {
       if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
     }
-    const property127 = value["flag_127"];
+    const property127 = ownValue(value, "flag_127");
     if (property127 !== undefined) {
       if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "flag_000":
         case "flag_001":
@@ -1632,9 +1648,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
     }
   }
 }
@@ -1642,29 +1656,22 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["choice"];
-  if (property0 !== undefined) {
-    present++;
-    if (typeof property0 !== "string") return false;
-    if (!(allowed.has(property0))) return false;
-  }
-  const property1 = value["deep"];
-  if (property1 !== undefined) {
-    present++;
-    if (!checkOutputDeep(property1)) return false;
-  }
-  let known = 0;
   for (const key in value) {
     switch (key) {
-      case "choice":
-      case "deep":
-        known++;
+      case "choice": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
+        if (!(allowed.has(property0))) return false;
         continue;
+      }
+      case "deep": {
+        const property1 = value[key];
+        if (!checkOutputDeep(property1)) return false;
+        continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== present) return false;
   return true;
 }
 
@@ -1672,7 +1679,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["choice"];
+    const property0 = ownValue(value, "choice");
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -1680,22 +1687,22 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
         if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
       }
     }
-    const property1 = value["deep"];
+    const property1 = ownValue(value, "deep");
     if (property1 !== undefined) {
       path.push("deep");
       collectOutputDeep(property1, path, issues, schemaPath + "/properties/deep");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "choice":
         case "deep":
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1703,18 +1710,19 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
 // #/properties/deep
 function checkOutputDeep(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1722,22 +1730,22 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1745,18 +1753,19 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
 // #/properties/deep/properties/next
 function checkOutputDeepNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1764,22 +1773,22 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1787,18 +1796,19 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
 // #/properties/deep/properties/next/properties/next
 function checkOutputDeepNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1806,22 +1816,22 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1829,18 +1839,19 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
 // #/properties/deep/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1848,22 +1859,22 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1871,18 +1882,19 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1890,22 +1902,22 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1913,18 +1925,19 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1932,22 +1945,22 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1955,18 +1968,19 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -1974,22 +1988,22 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -1997,18 +2011,19 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2016,22 +2031,22 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2039,18 +2054,19 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2058,22 +2074,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2081,18 +2097,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2100,22 +2117,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2123,18 +2140,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2142,22 +2160,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2165,18 +2183,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2184,22 +2203,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2207,18 +2226,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2226,22 +2246,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2249,18 +2269,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2268,22 +2289,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2291,18 +2312,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2310,22 +2332,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2333,18 +2355,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2352,22 +2375,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2375,18 +2398,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2394,22 +2418,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2417,18 +2441,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2436,22 +2461,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2459,18 +2484,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2478,22 +2504,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2501,18 +2527,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2520,22 +2547,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2543,18 +2570,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2562,22 +2590,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2585,18 +2613,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2604,22 +2633,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2627,18 +2656,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2646,22 +2676,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2669,18 +2699,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2688,22 +2719,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2711,18 +2742,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2730,22 +2762,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2753,18 +2785,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2772,22 +2805,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2795,18 +2828,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2814,22 +2848,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2837,18 +2871,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2856,22 +2891,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2879,18 +2914,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2898,22 +2934,22 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2921,18 +2957,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["next"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  let known = 0;
+  let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next":
-        known++;
+      case "next": {
+        const property0 = value[key];
+        if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+        required++;
         continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== 1) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -2940,20 +2977,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["next"];
+    const property0 = ownValue(value, "next");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"", { missingProperty: "next" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -2979,19 +3016,46 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  } catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean(): boolean {
+  for (const _key in Object.prototype) return false;
+  return true;
+}
+
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
+  const collectIssues = (value: unknown): ValidationIssue[] => {
+    const issues: ValidationIssue[] = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
   const validate = (value: unknown): ValidationResult<T> => {
     try {
-      if (check(value)) return { ok: true, value: value as T };
-      const issues: ValidationIssue[] = [];
-      collect(value, [], issues, "#");
-      if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value)) return { ok: true, value: value as T };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean) return { ok: true, value: value as T };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
@@ -3006,7 +3070,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   return {
     is: (value: unknown): value is T => {
       try {
-        return check(value);
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
       } catch {
         return false;
       }

@@ -74,11 +74,24 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+}
+
+/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
+function ownValue(value: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
+}
+
+/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
+function absenceNote(value: Record<string, unknown>, name: string): string {
+  if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
+  if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
+  if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
+  return "";
 }
 
 /** How a message names what it found instead. */
@@ -93,13 +106,25 @@ function describeType(value: unknown): string {
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["left"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  const property1 = value["right"];
-  if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 2) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "left": {
+        const property0 = value[key];
+        if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+        required++;
+        continue;
+      }
+      case "right": {
+        const property1 = value[key];
+        if (typeof property1 !== "number" || !Number.isInteger(property1)) return false;
+        required++;
+        continue;
+      }
+    }
+    return false;
+  }
+  if (required !== 2) return false;
   return true;
 }
 
@@ -107,27 +132,27 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["left"];
+    const property0 = ownValue(value, "left");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"left\"", { missingProperty: "left" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    const property1 = value["right"];
+    const property1 = ownValue(value, "right");
     if (property1 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"right\"", { missingProperty: "right" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
     } else {
       if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "left":
         case "right":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
     }
   }
 }
@@ -135,11 +160,19 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const property0 = value["total"];
-  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 1) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "total": {
+        const property0 = value[key];
+        if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+        required++;
+        continue;
+      }
+    }
+    return false;
+  }
+  if (required !== 1) return false;
   return true;
 }
 
@@ -147,20 +180,20 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["total"];
+    const property0 = ownValue(value, "total");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"total\"", { missingProperty: "total" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "total":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
     }
   }
 }
@@ -186,19 +219,46 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  } catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean(): boolean {
+  for (const _key in Object.prototype) return false;
+  return true;
+}
+
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
+  const collectIssues = (value: unknown): ValidationIssue[] => {
+    const issues: ValidationIssue[] = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
   const validate = (value: unknown): ValidationResult<T> => {
     try {
-      if (check(value)) return { ok: true, value: value as T };
-      const issues: ValidationIssue[] = [];
-      collect(value, [], issues, "#");
-      if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value)) return { ok: true, value: value as T };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean) return { ok: true, value: value as T };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
@@ -213,7 +273,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   return {
     is: (value: unknown): value is T => {
       try {
-        return check(value);
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
       } catch {
         return false;
       }

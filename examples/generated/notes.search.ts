@@ -110,11 +110,24 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+}
+
+/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
+function ownValue(value: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
+}
+
+/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
+function absenceNote(value: Record<string, unknown>, name: string): string {
+  if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
+  if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
+  if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
+  return "";
 }
 
 /** JSON Schema counts string length in code points; a lone surrogate counts as one. */
@@ -170,7 +183,7 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
-/** JSON equality, as "enum" needs it: deep, object key order ignored, own properties only. */
+/** JSON equality, as "enum" needs it: deep, object key order ignored, own enumerable properties only. */
 function jsonEqual(value: unknown, expected: unknown): boolean {
   if (value === expected) return true;
   if (typeof expected !== "object" || expected === null || typeof value !== "object" || value === null) return false;
@@ -185,7 +198,7 @@ function jsonEqual(value: unknown, expected: unknown): boolean {
   const keys = Object.keys(expected);
   if (Object.keys(value).length !== keys.length) return false;
   for (const key of keys) {
-    if (!Object.hasOwn(value, key) || !jsonEqual(value[key], (expected as Record<string, unknown>)[key])) return false;
+    if (!Object.prototype.propertyIsEnumerable.call(value, key) || !jsonEqual(value[key], (expected as Record<string, unknown>)[key])) return false;
   }
   return true;
 }
@@ -199,59 +212,66 @@ const allowedValues2 = Object.freeze([[1, 2], { kind: "point" }, "plain"]);
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["query"];
-  if (typeof property0 !== "string") return false;
-  if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
-  if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
-  const property1 = value["tags"];
-  if (property1 !== undefined) {
-    present++;
-    if (!checkInputTags(property1)) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "query": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
+        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) return false;
+        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) return false;
+        required++;
+        continue;
+      }
+      case "tags": {
+        const property1 = value[key];
+        if (!checkInputTags(property1)) return false;
+        continue;
+      }
+      case "sort": {
+        const property2 = value[key];
+        if (typeof property2 !== "string") return false;
+        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) return false;
+        continue;
+      }
+      case "limit": {
+        const property3 = value[key];
+        if (typeof property3 !== "number" || !Number.isInteger(property3)) return false;
+        if (property3 < 1) return false;
+        if (property3 > 100) return false;
+        continue;
+      }
+      case "minScore": {
+        const property4 = value[key];
+        if (typeof property4 !== "number" || !Number.isFinite(property4)) return false;
+        if (property4 < 0) return false;
+        if (property4 > 1) return false;
+        continue;
+      }
+      case "archived": {
+        const property5 = value[key];
+        if (typeof property5 !== "boolean") return false;
+        continue;
+      }
+      case "cursor": {
+        const property6 = value[key];
+        if (property6 !== null) return false;
+        continue;
+      }
+      case "filters": {
+        const property7 = value[key];
+        if (!checkInputFilters(property7)) return false;
+        continue;
+      }
+      case "extra": {
+        const property8 = value[key];
+        if (!isJsonValue(property8)) return false;
+        continue;
+      }
+    }
+    return false;
   }
-  const property2 = value["sort"];
-  if (property2 !== undefined) {
-    present++;
-    if (typeof property2 !== "string") return false;
-    if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) return false;
-  }
-  const property3 = value["limit"];
-  if (property3 !== undefined) {
-    present++;
-    if (typeof property3 !== "number" || !Number.isInteger(property3)) return false;
-    if (property3 < 1) return false;
-    if (property3 > 100) return false;
-  }
-  const property4 = value["minScore"];
-  if (property4 !== undefined) {
-    present++;
-    if (typeof property4 !== "number" || !Number.isFinite(property4)) return false;
-    if (property4 < 0) return false;
-    if (property4 > 1) return false;
-  }
-  const property5 = value["archived"];
-  if (property5 !== undefined) {
-    present++;
-    if (typeof property5 !== "boolean") return false;
-  }
-  const property6 = value["cursor"];
-  if (property6 !== undefined) {
-    present++;
-    if (property6 !== null) return false;
-  }
-  const property7 = value["filters"];
-  if (property7 !== undefined) {
-    present++;
-    if (!checkInputFilters(property7)) return false;
-  }
-  const property8 = value["extra"];
-  if (property8 !== undefined) {
-    present++;
-    if (!isJsonValue(property8)) return false;
-  }
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 1 + present) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -259,9 +279,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["query"];
+    const property0 = ownValue(value, "query");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"query\"", { missingProperty: "query" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
     } else {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "query"], schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -270,13 +290,13 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
       }
     }
-    const property1 = value["tags"];
+    const property1 = ownValue(value, "tags");
     if (property1 !== undefined) {
       path.push("tags");
       collectInputTags(property1, path, issues, schemaPath + "/properties/tags");
       path.pop();
     }
-    const property2 = value["sort"];
+    const property2 = ownValue(value, "sort");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -284,7 +304,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
       }
     }
-    const property3 = value["limit"];
+    const property3 = ownValue(value, "limit");
     if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
         issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
@@ -293,7 +313,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property3 > 100) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
-    const property4 = value["minScore"];
+    const property4 = ownValue(value, "minScore");
     if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
         issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
@@ -302,25 +322,27 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property4 > 1) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
-    const property5 = value["archived"];
+    const property5 = ownValue(value, "archived");
     if (property5 !== undefined) {
       if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
-    const property6 = value["cursor"];
+    const property6 = ownValue(value, "cursor");
     if (property6 !== undefined) {
       if (property6 !== null) issues.push(issue([...path, "cursor"], schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
     }
-    const property7 = value["filters"];
+    const property7 = ownValue(value, "filters");
     if (property7 !== undefined) {
       path.push("filters");
       collectInputFilters(property7, path, issues, schemaPath + "/properties/filters");
       path.pop();
     }
-    const property8 = value["extra"];
+    const property8 = ownValue(value, "extra");
     if (property8 !== undefined) {
       if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "tags":
         case "sort":
@@ -335,9 +357,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         case "query":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
     }
   }
 }
@@ -373,28 +393,21 @@ function collectInputTags(value: unknown, path: PathSegment[], issues: Validatio
 // #/properties/filters
 function checkInputFilters(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["after"];
-  if (property0 !== undefined) {
-    present++;
-    if (typeof property0 !== "string") return false;
-  }
-  const property1 = value["before"];
-  if (property1 !== undefined) {
-    present++;
-    if (typeof property1 !== "string") return false;
-  }
-  let known = 0;
   for (const key in value) {
     switch (key) {
-      case "after":
-      case "before":
-        known++;
+      case "after": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
         continue;
+      }
+      case "before": {
+        const property1 = value[key];
+        if (typeof property1 !== "string") return false;
+        continue;
+      }
     }
     if (!isJsonValue(value[key])) return false;
   }
-  if (known !== present) return false;
   return true;
 }
 
@@ -402,24 +415,24 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["after"];
+    const property0 = ownValue(value, "after");
     if (property0 !== undefined) {
       if (typeof property0 !== "string") issues.push(issue([...path, "after"], schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    const property1 = value["before"];
+    const property1 = ownValue(value, "before");
     if (property1 !== undefined) {
       if (typeof property1 !== "string") issues.push(issue([...path, "before"], schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "after":
         case "before":
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
-      }
+      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
     }
   }
 }
@@ -427,24 +440,31 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["hits"];
-  if (!checkOutputHits(property0)) return false;
-  const property1 = value["next"];
-  if (property1 !== undefined) {
-    present++;
-    if (!isJsonValue(property1)) return false;
-    if (!(property1 === null || property1 === "more")) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "hits": {
+        const property0 = value[key];
+        if (!checkOutputHits(property0)) return false;
+        required++;
+        continue;
+      }
+      case "next": {
+        const property1 = value[key];
+        if (!isJsonValue(property1)) return false;
+        if (!(property1 === null || property1 === "more")) return false;
+        continue;
+      }
+      case "shape": {
+        const property2 = value[key];
+        if (!isJsonValue(property2)) return false;
+        if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) return false;
+        continue;
+      }
+    }
+    return false;
   }
-  const property2 = value["shape"];
-  if (property2 !== undefined) {
-    present++;
-    if (!isJsonValue(property2)) return false;
-    if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) return false;
-  }
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 1 + present) return false;
+  if (required !== 1) return false;
   return true;
 }
 
@@ -452,25 +472,27 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["hits"];
+    const property0 = ownValue(value, "hits");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"hits\"", { missingProperty: "hits" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
     } else {
       path.push("hits");
       collectOutputHits(property0, path, issues, schemaPath + "/properties/hits");
       path.pop();
     }
-    const property1 = value["next"];
+    const property1 = ownValue(value, "next");
     if (property1 !== undefined) {
       if (!isJsonValue(property1)) issues.push(issue([...path, "next"], schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
       if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
     }
-    const property2 = value["shape"];
+    const property2 = ownValue(value, "shape");
     if (property2 !== undefined) {
       if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
       if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
         case "shape":
@@ -479,9 +501,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
         case "hits":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
     }
   }
 }
@@ -514,20 +534,31 @@ function collectOutputHits(value: unknown, path: PathSegment[], issues: Validati
 // #/properties/hits/items
 function checkOutputHitsItems(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  let present = 0;
-  const property0 = value["id"];
-  if (typeof property0 !== "string") return false;
-  const property1 = value["score"];
-  if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
-  const property2 = value["snippet"];
-  if (property2 !== undefined) {
-    present++;
-    if (typeof property2 !== "string") return false;
-    if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) return false;
+  let required = 0;
+  for (const key in value) {
+    switch (key) {
+      case "id": {
+        const property0 = value[key];
+        if (typeof property0 !== "string") return false;
+        required++;
+        continue;
+      }
+      case "score": {
+        const property1 = value[key];
+        if (typeof property1 !== "number" || !Number.isFinite(property1)) return false;
+        required++;
+        continue;
+      }
+      case "snippet": {
+        const property2 = value[key];
+        if (typeof property2 !== "string") return false;
+        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) return false;
+        continue;
+      }
+    }
+    return false;
   }
-  let keys = 0;
-  for (const _key in value) keys++;
-  if (keys !== 2 + present) return false;
+  if (required !== 2) return false;
   return true;
 }
 
@@ -535,19 +566,19 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = value["id"];
+    const property0 = ownValue(value, "id");
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"id\"", { missingProperty: "id" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
     } else {
       if (typeof property0 !== "string") issues.push(issue([...path, "id"], schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    const property1 = value["score"];
+    const property1 = ownValue(value, "score");
     if (property1 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"score\"", { missingProperty: "score" }));
+      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
     } else {
       if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }
-    const property2 = value["snippet"];
+    const property2 = ownValue(value, "snippet");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -556,6 +587,8 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
       }
     }
     for (const key in value) {
+      if (issues.length > maxIssues) break;
+      if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "snippet":
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
@@ -564,9 +597,7 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
         case "score":
           continue;
       }
-      if (Object.hasOwn(value, key)) {
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
-      }
+      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
     }
   }
 }
@@ -592,19 +623,46 @@ function copySchema(value: unknown): unknown {
   return copy;
 }
 
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  } catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean(): boolean {
+  for (const _key in Object.prototype) return false;
+  return true;
+}
+
 function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
+  const collectIssues = (value: unknown): ValidationIssue[] => {
+    const issues: ValidationIssue[] = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
   const validate = (value: unknown): ValidationResult<T> => {
     try {
-      if (check(value)) return { ok: true, value: value as T };
-      const issues: ValidationIssue[] = [];
-      collect(value, [], issues, "#");
-      if (issues.length === 0) issues.push(issue([], "#", "type", "does not match the schema", {}));
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value)) return { ok: true, value: value as T };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean) return { ok: true, value: value as T };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + String(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
@@ -619,7 +677,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   return {
     is: (value: unknown): value is T => {
       try {
-        return check(value);
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
       } catch {
         return false;
       }

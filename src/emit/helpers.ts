@@ -5,12 +5,15 @@
  */
 export type HelperName =
   | 'isPlainObject'
+  | 'ownValue'
+  | 'absenceNote'
   | 'codePointLength'
   | 'isJsonValue'
   | 'describeType'
   | 'jsonEqual'
   | 'jsonNumberBrand'
   | 'isJsonNumber'
+  | 'isJsonNumberText'
   | 'jsonNumber'
   | 'isNumeric'
   | 'decimalOf'
@@ -26,11 +29,28 @@ interface Helper {
 const helperSources: Readonly<Record<HelperName, Helper>> = {
   isPlainObject: {
     uses: () => [],
-    source: () => `/** A JSON object: an object literal or a null-prototype object; an array or a class instance has another prototype. */
+    source: () => `/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+}`,
+  },
+  ownValue: {
+    uses: () => [],
+    source: () => `/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
+function ownValue(value: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
+}`,
+  },
+  absenceNote: {
+    uses: () => [],
+    source: () => `/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
+function absenceNote(value: Record<string, unknown>, name: string): string {
+  if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
+  if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
+  if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
+  return "";
 }`,
   },
   codePointLength: {
@@ -96,7 +116,7 @@ function describeType(value: unknown): string {
   },
   jsonEqual: {
     uses: (exact) => (exact ? ['isPlainObject', 'isNumeric', 'decimalKey'] : ['isPlainObject']),
-    source: (exact) => `/** JSON equality, as "enum" needs it: deep, object key order ignored, own properties only${exact ? ', numbers by exact value' : ''}. */
+    source: (exact) => `/** JSON equality, as "enum" needs it: deep, object key order ignored, own enumerable properties only${exact ? ', numbers by exact value' : ''}. */
 function jsonEqual(value: unknown, expected: unknown): boolean {
   if (value === expected) return true;${exact ? '\n  if (isNumeric(expected)) return isNumeric(value) && decimalKey(value) === decimalKey(expected);' : ''}
   if (typeof expected !== "object" || expected === null || typeof value !== "object" || value === null) return false;
@@ -111,7 +131,7 @@ function jsonEqual(value: unknown, expected: unknown): boolean {
   const keys = Object.keys(expected);
   if (Object.keys(value).length !== keys.length) return false;
   for (const key of keys) {
-    if (!Object.hasOwn(value, key) || !jsonEqual(value[key], (expected as Record<string, unknown>)[key])) return false;
+    if (!Object.prototype.propertyIsEnumerable.call(value, key) || !jsonEqual(value[key], (expected as Record<string, unknown>)[key])) return false;
   }
   return true;
 }`,
@@ -121,10 +141,42 @@ function jsonEqual(value: unknown, expected: unknown): boolean {
     source: () => `const jsonNumberBrand = Symbol.for("json-tool-contracts/JsonNumber");`,
   },
   isJsonNumber: {
-    uses: () => ['jsonNumberBrand'],
-    source: () => `/** A number the runtime's lossless parser kept exactly (neither a double nor a bigint holds it). */
+    uses: () => ['jsonNumberBrand', 'isJsonNumberText'],
+    source: () => `/**
+ * A number the runtime's lossless parser kept exactly (neither a double nor a bigint holds it): branded,
+ * frozen, its decimal an own data property holding JSON number text. Any object that passes is an
+ * immutable number whose value is its decimal, which is all the checks read.
+ */
 function isJsonNumber(value: unknown): value is JsonNumber {
-  return typeof value === "object" && value !== null && (value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] === true;
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return false;
+  if ((value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] !== true) return false;
+  const decimal = Object.getOwnPropertyDescriptor(value, "decimal");
+  return decimal !== undefined && "value" in decimal && typeof decimal.value === "string" && isJsonNumberText(decimal.value);
+}`,
+  },
+  isJsonNumberText: {
+    uses: () => [],
+    source: () => `/** JSON number syntax, scanned without a regular expression. */
+function isJsonNumberText(text: string): boolean {
+  let i = 0;
+  const digits = (): number => {
+    const from = i;
+    while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    return i - from;
+  };
+  if (text.charCodeAt(i) === 0x2d) i++;
+  if (text.charCodeAt(i) === 0x30) i++;
+  else if (digits() === 0) return false;
+  if (text.charCodeAt(i) === 0x2e) {
+    i++;
+    if (digits() === 0) return false;
+  }
+  if (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45) {
+    i++;
+    if (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d) i++;
+    if (digits() === 0) return false;
+  }
+  return i === text.length;
 }`,
   },
   jsonNumber: {
@@ -142,8 +194,8 @@ function jsonNumber(decimal: string): JsonNumber {
   },
   decimalOf: {
     uses: () => [],
-    source: () => `/** [negative, digits, exponent]: the exact value ±digits × 10^exponent, digits without leading or trailing zeros. */
-type Decimal = readonly [boolean, string, number];
+    source: () => `/** [negative, digits, exponent]: the exact value ±digits × 10^exponent, digits without leading or trailing zeros; zero is [false, "", 0n]. Exponents are bigints, so any size compares exactly. */
+type Decimal = readonly [boolean, string, bigint];
 
 /** The exact decimal of a number as JSON.stringify writes it, of a bigint, or of a JsonNumber. */
 function decimalOf(value: NumericValue): Decimal {
@@ -160,17 +212,16 @@ function decimalOf(value: NumericValue): Decimal {
       if (digits !== "" || c !== 48) digits += text[i];
     } else break;
   }
-  let exponent = i < text.length ? Number(text.slice(i + 1)) : 0;
   let end = digits.length;
   while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
-  exponent += digits.length - end - fraction;
-  digits = digits.slice(0, end);
-  return [digits !== "" && text.charCodeAt(0) === 45, digits, digits === "" ? 0 : exponent];
+  if (end === 0) return [false, "", BigInt(0)];
+  const written = i < text.length ? BigInt(text.slice(i + 1)) : BigInt(0);
+  return [text.charCodeAt(0) === 45, digits.slice(0, end), written + BigInt(digits.length - end - fraction)];
 }`,
   },
   decimalKey: {
     uses: () => ['decimalOf'],
-    source: () => `/** The same value gives the same key, whatever its representation (1, 1.0, 1n, "1.00"). */
+    source: () => `/** The same value gives the same key, whatever its representation (1, 1.0, 1n, "1.00", -0). */
 function decimalKey(value: NumericValue): string {
   const [negative, digits, exponent] = decimalOf(value);
   return (negative ? "-" : "") + digits + "e" + exponent;
@@ -185,8 +236,8 @@ function compareDecimal(a: Decimal, b: Decimal): number {
   if (aDigits === "" || bDigits === "") return aDigits === bDigits ? 0 : aDigits === "" ? (bNegative ? 1 : -1) : aNegative ? -1 : 1;
   if (aNegative !== bNegative) return aNegative ? -1 : 1;
   const sign = aNegative ? -1 : 1;
-  const aMagnitude = aDigits.length + aExponent;
-  const bMagnitude = bDigits.length + bExponent;
+  const aMagnitude = BigInt(aDigits.length) + aExponent;
+  const bMagnitude = BigInt(bDigits.length) + bExponent;
   if (aMagnitude !== bMagnitude) return aMagnitude < bMagnitude ? -sign : sign;
   const length = Math.max(aDigits.length, bDigits.length);
   const aPadded = aDigits.padEnd(length, "0");

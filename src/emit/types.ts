@@ -38,17 +38,17 @@ type Union = readonly string[];
 
 function rootDeclaration(node: SchemaNode, name: string, role: string, state: TypeState): string {
   const doc = docComment([role, ...docLines(node)], '');
-  if (node.kind === 'object' && node.enum === undefined) return `${doc}export interface ${name} ${objectType(node.rules, state, '')}`;
+  if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return `${doc}export interface ${name} ${objectType(node.rules, state, '')}`;
   return `${doc}export type ${name} = ${typeOf(node, state, '').join(' | ')};`;
 }
 
 /** `indent` is the indentation of the line the type starts on; nested type literals go deeper. */
 function typeOf(node: SchemaNode, state: TypeState, indent: string): Union {
   if (node.enum !== undefined) {
-    if (node.enum.values.length === 0) return ['never'];
-    const literals = node.enum.values.map((value) => literalType(value, state.exactNumbers));
+    if (node.enum.accepted.length === 0) return ['never'];
+    const literals = node.enum.accepted.map((value) => literalType(value, state.exactNumbers));
     // In exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value.
-    const numeric = state.exactNumbers && node.enum.values.some((v) => v.kind === 'number') ? ['NumericValue'] : [];
+    const numeric = state.exactNumbers && node.enum.accepted.some((v) => v.kind === 'number') ? ['NumericValue'] : [];
     return [...literals, ...numeric];
   }
   switch (node.kind) {
@@ -73,10 +73,17 @@ function typeOf(node: SchemaNode, state: TypeState, indent: string): Union {
   }
 }
 
+/** A closed object that requires a name it does not declare (JTC206): no object is valid. */
+function admitsNoObject(rules: ObjectRules): boolean {
+  return rules.additionalProperties === false && requiredWithoutSchema(rules).length > 0;
+}
+
 function objectType(rules: ObjectRules, state: TypeState, indent: string): string {
+  if (admitsNoObject(rules)) return 'never';
   const inner = `${indent}  `;
+  const required = new Set(rules.required);
   const members = rules.properties.map(({ name, schema }) => {
-    const optional = rules.required.includes(name) ? '' : '?';
+    const optional = required.has(name) ? '' : '?';
     return `${docComment(docLines(schema), inner)}${inner}${propertyName(name)}${optional}: ${typeOf(schema, state, inner).join(' | ')};`;
   });
   // Required names without a schema of their own can hold any JSON value.

@@ -78,7 +78,8 @@ const checkPass: Pass = {
 
 const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
 
-const missing = (name: string, schemaPath: string, path: PathRef): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', requiredMessage(name), code`{ missingProperty: ${name} }`);
+const missing = (name: string, schemaPath: string, path: PathRef, value: Code): Code =>
+  issue(path, appendPointer(schemaPath, 'required'), 'required', code`${requiredMessage(name)} + absenceNote(${value}, ${name})`, code`{ missingProperty: ${name} }`);
 
 const unexpected = (rules: ObjectRules, schemaPath: string): Code =>
   issue(keyed(new Code('key')), appendPointer(schemaPath, 'additionalProperties'), 'additionalProperties', unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name)), code`{ additionalProperty: key }`);
@@ -171,7 +172,7 @@ export class ValidatorEmitter {
     if (known !== undefined) return known;
     const { string, number, array, object } = rulesOf(node);
     // Names and enum values are JSON-quoted and children are numeric ids, so the text is unambiguous.
-    const parts = [node.kind, node.enum === undefined ? '' : `[${node.enum.values.map(canonicalJson).join(',')}]`];
+    const parts = [node.kind, node.enum === undefined ? '' : `[${node.enum.accepted.map(canonicalJson).join(',')}]`];
     if (string !== undefined) parts.push(`${string.minLength?.value}~${string.maxLength?.value}`);
     if (number !== undefined) parts.push(`${number.minimum?.lexeme}~${number.maximum?.lexeme}`);
     if (array !== undefined) parts.push(`${array.items === undefined ? '' : this.shapeKey(array.items)}~${array.minItems?.value}~${array.maxItems?.value}`);
@@ -331,88 +332,65 @@ export class ValidatorEmitter {
   }
 
   /**
-   * The fast path reads each property once. For a plain object a read is an own-property lookup,
-   * except for names Object.prototype has itself (`toString`, `__proto__`, …), which are tested
-   * with `Object.hasOwn`. Counting the keys for…in visits then proves there is no unexpected key
-   * (and no own property holding `undefined`) without a lookup per key. Inherited enumerable keys,
-   * which only a polluted Object.prototype has, make the count disagree: the check fails closed.
+   * The fast path reads an object through its keys: for…in visits the own enumerable keys, the
+   * properties the value has as JSON (only a polluted Object.prototype adds inherited ones, and
+   * then the issue pass decides instead). Each key is sorted by a `switch` to its property's check,
+   * so a non-enumerable or inherited property is never mistaken for one of the value's own, and
+   * counting the required keys seen proves none is missing. A name in `required` without a schema
+   * of its own is an additional property when the object is closed: it never counts.
    */
   private objectCheck(rules: ObjectRules, value: Code, stem: string): Code {
-    const statements: Code[] = [];
     const required = new Set(rules.required);
-    const optional = rules.properties.filter((p) => !required.has(p.name));
-    const present = new Code('present');
-    if (optional.length > 0) statements.push(code`let ${present} = 0;`);
-    rules.properties.forEach(({ name, schema }, index) => {
+    const closed = rules.additionalProperties === false;
+    const count = new Code('required');
+    const cases = rules.properties.map(({ name, schema }, index) => {
       const local = new Code(`property${index}`);
       const check = this.childStatements(checkPass, schema, local, functionPath, `${stem}${propertyStem(name, index)}`);
-      const read = code`const ${local} = ${value}[${name}];`;
-      if (required.has(name)) {
-        // Every schema rejects undefined, so the property's own check also catches its absence.
-        if (inheritedNames.has(name)) statements.push(code`if (!Object.hasOwn(${value}, ${name})) return false;`, read, check);
-        else statements.push(read, check);
-      } else if (inheritedNames.has(name)) {
-        statements.push(lines([code`if (Object.hasOwn(${value}, ${name})) {`, lines([code`${present}++;`, read, check]), code`}`]));
-      } else {
-        statements.push(read, lines([code`if (${local} !== undefined) {`, lines([code`${present}++;`, check]), code`}`]));
-      }
+      return lines([code`case ${name}: {`, code`const ${local} = ${value}[key];`, check, required.has(name) ? code`${count}++;` : undefined, code`continue;`, code`}`]);
     });
-    for (const name of requiredWithoutSchema(rules)) {
-      statements.push(inheritedNames.has(name) ? code`if (!Object.hasOwn(${value}, ${name})) return false;` : code`if (${value}[${name}] === undefined) return false;`);
+    if (!closed) {
+      this.helpers.add('isJsonValue');
+      for (const name of requiredWithoutSchema(rules)) {
+        cases.push(lines([code`case ${name}:`, code`if (!isJsonValue(${value}[key])) return false;`, code`${count}++;`, code`continue;`]));
+      }
     }
-    const expected = optional.length === 0 ? code`${rules.required.length}` : rules.required.length === 0 ? present : code`${rules.required.length} + ${present}`;
-    if (rules.additionalProperties === false) {
-      statements.push(code`let keys = 0;`, code`for (const _key in ${value}) keys++;`, code`if (keys !== ${expected}) return false;`);
-      return lines(statements);
-    }
-    // An open object: every other key's value must still be JSON.
-    this.helpers.add('isJsonValue');
-    const knownNames = [...new Set([...rules.properties.map((p) => p.name), ...rules.required])];
-    if (knownNames.length === 0) {
-      statements.push(code`for (const key in ${value}) {`, code`if (!isJsonValue(${value}[key])) return false;`, code`}`);
-      return lines(statements);
-    }
-    statements.push(
-      code`let known = 0;`,
-      code`for (const key in ${value}) {`,
-      code`switch (key) {`,
-      ...knownNames.map((name) => code`case ${name}:`),
-      code`known++;`,
-      code`continue;`,
-      code`}`,
-      code`if (!isJsonValue(${value}[key])) return false;`,
-      code`}`,
-      code`if (known !== ${expected}) return false;`,
-    );
-    return lines(statements);
+    const other = closed ? code`return false;` : code`if (!isJsonValue(${value}[key])) return false;`;
+    const loop =
+      closed && cases.length === 0
+        ? [code`for (const _key in ${value}) return false;`]
+        : [code`for (const key in ${value}) {`, ...(cases.length > 0 ? [code`switch (key) {`, ...cases, code`}`] : []), other, code`}`];
+    return lines([
+      rules.required.length > 0 ? code`let ${count} = 0;` : undefined,
+      ...loop,
+      rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined,
+    ]);
   }
 
   /**
-   * The full report: the same rules as the fast path, each broken one reported where it is. Like
-   * the fast path it reads each property once; an own property holding `undefined` (no JSON value)
-   * is found by the key loop instead of a lookup per property.
+   * The full report, exact for any object: a property counts only when it is an own enumerable
+   * one (`ownValue`), and the key loop skips inherited keys, so the verdict holds even where
+   * Object.prototype is polluted. A required property that a plain read would find, but that is
+   * not part of the value as JSON, is reported missing with the reason.
    */
   private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
+    this.helpers.add('ownValue');
     const statements: Code[] = [];
     const required = new Set(rules.required);
-    const optionalRead: string[] = [];
+    const optionalRead = new Set<string>();
+    if (rules.required.length > 0) this.helpers.add('absenceNote');
     rules.properties.forEach(({ name, schema }, index) => {
       const local = new Code(`property${index}`);
-      const read = code`const ${local} = ${value}[${name}];`;
+      const read = code`const ${local} = ownValue(${value}, ${name});`;
       const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
-      if (inheritedNames.has(name)) {
-        const absent = required.has(name) ? [code`if (!Object.hasOwn(${value}, ${name})) {`, missing(name, schemaPath, path), code`} else {`] : [code`if (Object.hasOwn(${value}, ${name})) {`];
-        statements.push(lines([...absent, read, check, code`}`]));
-      } else if (required.has(name)) {
-        statements.push(lines([read, code`if (${local} === undefined) {`, missing(name, schemaPath, path), code`} else {`, check, code`}`]));
+      if (required.has(name)) {
+        statements.push(lines([read, code`if (${local} === undefined) {`, missing(name, schemaPath, path, value), code`} else {`, check, code`}`]));
       } else {
-        optionalRead.push(name);
+        optionalRead.add(name);
         statements.push(lines([read, code`if (${local} !== undefined) {`, check, code`}`]));
       }
     });
     for (const name of requiredWithoutSchema(rules)) {
-      const absent = inheritedNames.has(name) ? code`!Object.hasOwn(${value}, ${name})` : code`${value}[${name}] === undefined`;
-      statements.push(code`if (${absent}) ${missing(name, schemaPath, path)}`);
+      statements.push(code`if (ownValue(${value}, ${name}) === undefined) ${missing(name, schemaPath, path, value)}`);
     }
     const undefinedValue = issue(keyed(new Code('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
     let onExtra: Code;
@@ -424,35 +402,25 @@ export class ValidatorEmitter {
       const extra = code`${value}[key]`;
       onExtra = code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`;
     }
-    const otherKnown = rules.properties.filter((p) => !optionalRead.includes(p.name));
+    const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
     const switchCases = [
-      ...(optionalRead.length === 0 ? [] : [...optionalRead.map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]),
+      ...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]),
       ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`]),
     ];
     const skipKnown = switchCases.length === 0 ? [] : [code`switch (key) {`, ...switchCases, code`}`];
-    statements.push(lines([code`for (const key in ${value}) {`, ...skipKnown, code`if (Object.hasOwn(${value}, key)) {`, onExtra, code`}`, code`}`]));
+    statements.push(
+      lines([
+        code`for (const key in ${value}) {`,
+        code`if (issues.length > maxIssues) break;`,
+        code`if (!Object.hasOwn(${value}, key)) continue;`,
+        ...skipKnown,
+        onExtra,
+        code`}`,
+      ]),
+    );
     return lines(statements);
   }
 }
-
-/**
- * Names a plain object inherits from Object.prototype: reading one of them finds the inherited
- * member when the object lacks it, so their presence is tested with `Object.hasOwn`.
- */
-const inheritedNames: ReadonlySet<string> = new Set([
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-  '__proto__',
-  'constructor',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  'toString',
-  'valueOf',
-]);
 
 function isEmptyArrayRules(rules: ArrayRules): boolean {
   return rules.items === undefined && rules.minItems === undefined && rules.maxItems === undefined;

@@ -13,15 +13,14 @@ export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: strin
       return b.kind === 'null';
     case 'array':
       return b.kind === 'array' && a.items.length === b.items.length && a.items.every((item, i) => jsonNodesEqual(item, b.items[i]!, numeric));
-    case 'object':
-      return (
-        b.kind === 'object' &&
-        a.members.length === b.members.length &&
-        a.members.every((m) => {
-          const other = b.members.find((n) => n.key === m.key);
-          return other !== undefined && jsonNodesEqual(m.value, other.value, numeric);
-        })
-      );
+    case 'object': {
+      if (b.kind !== 'object' || a.members.length !== b.members.length) return false;
+      const others = new Map(b.members.map((n) => [n.key, n.value]));
+      return a.members.every((m) => {
+        const other = others.get(m.key);
+        return other !== undefined && jsonNodesEqual(m.value, other, numeric);
+      });
+    }
   }
 }
 

@@ -116,6 +116,12 @@ export interface ObjectRules {
 export interface EnumRule extends Located {
   /** The values as written, numbers with their exact lexemes. */
   readonly values: readonly JsonNode[];
+  /**
+   * The values the schema's own type and bounds accept (JTC203 warns about the others): the ones a
+   * value can match. Validators and types use these, so a rejected member never shows up as a type
+   * or as a comparison TypeScript knows cannot hold.
+   */
+  readonly accepted: readonly JsonNode[];
 }
 
 export interface Annotations {
@@ -148,5 +154,6 @@ export function rulesOf(node: SchemaNode): Partial<AnyRules> {
 
 /** Names `required` lists that `properties` gives no schema of their own: any JSON value will do. */
 export function requiredWithoutSchema(rules: ObjectRules): string[] {
-  return rules.required.filter((name) => !rules.properties.some((p) => p.name === name));
+  const declared = new Set(rules.properties.map((p) => p.name));
+  return rules.required.filter((name) => !declared.has(name));
 }

@@ -1,4 +1,4 @@
-import { jsonNumberBrand } from './json.js';
+import { isJsonNumber } from './json.js';
 
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
 export interface EnvelopeLimits {
@@ -141,9 +141,9 @@ function pushObject(object: object, path: string, depth: number, stack: Frame[])
   return undefined;
 }
 
-/** Exact mode's other numbers: a bigint, or a JsonNumber (recognised by its brand, as generated code does). */
+/** Exact mode's other numbers: a bigint, or a JsonNumber (recognised as generated code does). */
 function isExactNumber(value: unknown): boolean {
-  return typeof value === 'bigint' || (typeof value === 'object' && value !== null && (value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] === true);
+  return typeof value === 'bigint' || isJsonNumber(value);
 }
 
 function isPlainObject(value: unknown): value is object {

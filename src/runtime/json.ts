@@ -4,7 +4,7 @@
  * `JsonNumber` otherwise. `stringifyJson` writes all three back without loss.
  */
 
-/** Generated exact-mode modules recognise a JsonNumber by this registered symbol, not by import. */
+/** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
 export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;
 
 /** A JSON number that neither a double nor a bigint holds exactly, e.g. `0.30000000000000000001` or `1e400`. */
@@ -28,6 +28,42 @@ export class JsonNumber {
   }
 }
 
+/**
+ * A JsonNumber, from this runtime or a generated module's literals: branded, frozen, with
+ * `decimal` an own data property holding JSON number text. The brand alone is not enough (any
+ * object can carry a registered symbol); an object that passes all of it is an immutable number
+ * whose value is its `decimal`, which is exactly what every check reads.
+ */
+export function isJsonNumber(value: unknown): value is JsonNumber {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return false;
+  if ((value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] !== true) return false;
+  const decimal = Object.getOwnPropertyDescriptor(value, 'decimal');
+  return decimal !== undefined && 'value' in decimal && typeof decimal.value === 'string' && isJsonNumberText(decimal.value);
+}
+
+/** JSON number syntax, without a regular expression (generated modules carry the same scanner). */
+export function isJsonNumberText(text: string): boolean {
+  let i = 0;
+  const digits = (): number => {
+    const from = i;
+    while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    return i - from;
+  };
+  if (text.charCodeAt(i) === 0x2d) i++;
+  if (text.charCodeAt(i) === 0x30) i++;
+  else if (digits() === 0) return false;
+  if (text.charCodeAt(i) === 0x2e) {
+    i++;
+    if (digits() === 0) return false;
+  }
+  if (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45) {
+    i++;
+    if (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d) i++;
+    if (digits() === 0) return false;
+  }
+  return i === text.length;
+}
+
 export interface ParseOptions {
   /** Keep every digit (exact-mode contracts). Without it, numbers are JS numbers and one outside the f64 range is an error. */
   readonly exactNumbers?: boolean;
@@ -47,7 +83,7 @@ export function parseJson(text: string, options: ParseOptions = {}): ExactJsonVa
 /** JSON text for a value that may hold bigints and JsonNumbers (and plain JSON values). */
 export function stringifyJson(value: unknown): string {
   if (typeof value === 'bigint') return String(value);
-  if (value instanceof JsonNumber) return value.decimal;
+  if (isJsonNumber(value)) return value.decimal;
   if (Array.isArray(value)) return `[${value.map((item) => stringifyJson(item === undefined ? null : item)).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const members: string[] = [];
@@ -69,11 +105,15 @@ export function copyJsonValue<T>(value: T): T {
   return copy as T;
 }
 
-/** ±digits × 10^exponent, digits without leading or trailing zeros ('' for zero). */
+/**
+ * ±digits × 10^exponent, digits without leading or trailing zeros ('' for zero, whose exponent is
+ * 0). The exponent is a bigint: `1e99999999999999999999999` is a JSON number too, and exponents of
+ * any size must compare exactly.
+ */
 export interface ParsedDecimal {
   readonly negative: boolean;
   readonly digits: string;
-  readonly exponent: number;
+  readonly exponent: bigint;
 }
 
 /** Reads JSON number syntax (and JS's `1e+21`); undefined if the text is not a number. */
@@ -98,31 +138,32 @@ export function parseDecimal(text: string): ParsedDecimal | undefined {
     }
   }
   if (!seenDigit) return undefined;
-  let exponent = 0;
+  let exponent = 0n;
   if (text[i] === 'e' || text[i] === 'E') {
     i++;
     const exponentText = text.slice(i);
     if (!/^[+-]?[0-9]+$/.test(exponentText)) return undefined;
-    exponent = Number(exponentText);
+    exponent = BigInt(exponentText);
     i = text.length;
   }
   if (i !== text.length) return undefined;
   let end = digits.length;
   while (end > 0 && digits[end - 1] === '0') end--;
   const kept = digits.slice(0, end);
-  return { negative: negative && kept !== '', digits: kept, exponent: exponent - fraction + (digits.length - end) };
+  if (kept === '') return { negative: false, digits: '', exponent: 0n };
+  return { negative, digits: kept, exponent: exponent - BigInt(fraction) + BigInt(digits.length - end) };
 }
 
 /** The shortest plain or scientific text for a decimal: `0.1`, `12300`, `1e+400`-style as `1e400`. */
 export function decimalText({ negative, digits, exponent }: ParsedDecimal): string {
   if (digits === '') return '0';
   const sign = negative ? '-' : '';
-  const pointAt = digits.length + exponent;
-  if (exponent >= 0 && pointAt <= 21) return sign + digits + '0'.repeat(exponent);
-  if (exponent < 0 && pointAt > 0) return `${sign}${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
-  if (exponent < 0 && pointAt > -6) return `${sign}0.${'0'.repeat(-pointAt)}${digits}`;
+  const pointAt = BigInt(digits.length) + exponent;
+  if (exponent >= 0n && pointAt <= 21n) return sign + digits + '0'.repeat(Number(exponent));
+  if (exponent < 0n && pointAt > 0n) return `${sign}${digits.slice(0, Number(pointAt))}.${digits.slice(Number(pointAt))}`;
+  if (exponent < 0n && pointAt > -6n) return `${sign}0.${'0'.repeat(Number(-pointAt))}${digits}`;
   const mantissa = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
-  return `${sign}${mantissa}e${pointAt - 1}`;
+  return `${sign}${mantissa}e${pointAt - 1n}`;
 }
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
@@ -136,7 +177,7 @@ export function exactNumber(lexeme: string): number | bigint | JsonNumber {
   const asNumber = Number(lexeme);
   if (Number.isFinite(asNumber)) {
     const roundTrip = parseDecimal(String(asNumber))!;
-    if (roundTrip.digits === parsed.digits && roundTrip.exponent === parsed.exponent) return Object.is(asNumber, -0) ? 0 : asNumber;
+    if (roundTrip.digits === parsed.digits && roundTrip.exponent === parsed.exponent) return asNumber === 0 ? 0 : asNumber;
   }
   // Only a literal written as plain digits becomes a bigint: `1e1000000000` must not allocate a billion digits.
   if (/^-?[0-9]+$/.test(lexeme)) {
@@ -239,15 +280,37 @@ class JsonReader {
     }
   }
 
+  /** JSON number syntax, scanned to its end however long it is: a number is never cut at some length. */
   private number(): number | bigint | JsonNumber {
-    const match = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(this.text.slice(this.index, this.index + 4096));
-    if (match === null) return this.fail('expected a JSON value');
-    const lexeme = match[0];
+    const text = this.text;
     const start = this.index;
-    this.index += lexeme.length;
+    let i = start;
+    const digitsFrom = (from: number): number => {
+      let j = from;
+      while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j++;
+      return j;
+    };
+    if (text.charCodeAt(i) === 0x2d) i++;
+    if (text.charCodeAt(i) === 0x30) i++;
+    else if (text.charCodeAt(i) >= 0x31 && text.charCodeAt(i) <= 0x39) i = digitsFrom(i);
+    else return this.fail('expected a JSON value');
+    if (text.charCodeAt(i) === 0x2e) {
+      const end = digitsFrom(i + 1);
+      if (end === i + 1) return this.fail('expected a digit after the decimal point', i + 1);
+      i = end;
+    }
+    if (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45) {
+      let from = i + 1;
+      if (text.charCodeAt(from) === 0x2b || text.charCodeAt(from) === 0x2d) from++;
+      const end = digitsFrom(from);
+      if (end === from) return this.fail('expected a digit in the exponent', from);
+      i = end;
+    }
+    const lexeme = text.slice(start, i);
+    this.index = i;
     if (this.exact) return exactNumber(lexeme);
     const value = Number(lexeme);
-    if (!Number.isFinite(value)) this.fail(`the number ${lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`, start);
+    if (!Number.isFinite(value)) this.fail(`the number ${lexeme.length > 40 ? `${lexeme.slice(0, 40)}…` : lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`, start);
     return value;
   }
 

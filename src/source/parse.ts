@@ -17,15 +17,7 @@ const origin: Position = { line: 1, column: 1, offset: 0 };
 
 /** Parses file bytes: checks size and UTF-8 first, then the JSON itself. */
 export function parseSourceBytes(bytes: Uint8Array): ParseResult {
-  if (bytes.length > maxSourceBytes) {
-    return fail({
-      code: 'JTC107',
-      position: origin,
-      pointer: '',
-      message: `file is ${bytes.length} bytes, more than the ${maxSourceBytes} bytes a contract file may have`,
-      hint: 'split it into one contract per tool',
-    });
-  }
+  if (bytes.length > maxSourceBytes) return fail(tooLarge(bytes.length));
   const invalidAt = findInvalidUtf8(bytes);
   if (invalidAt >= 0) {
     const before = new TextDecoder('utf-8').decode(bytes.subarray(0, invalidAt));
@@ -37,11 +29,14 @@ export function parseSourceBytes(bytes: Uint8Array): ParseResult {
       hint: 'save the file as UTF-8',
     });
   }
-  return parseSourceText(new TextDecoder('utf-8').decode(bytes));
+  // ignoreBOM keeps a BOM in the text, so that the parser skips exactly one, from bytes as from text.
+  return parseSourceText(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
 }
 
-/** Parses decoded text. A leading byte order mark is accepted and ignored. */
+/** Parses decoded text, within the same 1 MiB (as UTF-8) as a file. One leading byte order mark is accepted and ignored. */
 export function parseSourceText(text: string): ParseResult {
+  const bytes = text.length > maxSourceBytes ? text.length : utf8Length(text);
+  if (bytes > maxSourceBytes) return fail(tooLarge(bytes));
   const parser = new Parser(text);
   try {
     const root = parser.parseDocument();
@@ -50,6 +45,31 @@ export function parseSourceText(text: string): ParseResult {
     if (error instanceof SyntaxStop) return { root: undefined, diagnostics: parser.diagnostics };
     throw error;
   }
+}
+
+function tooLarge(bytes: number): DiagnosticInput {
+  return {
+    code: 'JTC107',
+    position: origin,
+    pointer: '',
+    message: `file is ${bytes} bytes, more than the ${maxSourceBytes} bytes a contract file may have`,
+    hint: 'split it into one contract per tool',
+  };
+}
+
+/** UTF-8 length of text; a lone surrogate counts as the three bytes of its replacement character. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function fail(diagnostic: DiagnosticInput): ParseResult {

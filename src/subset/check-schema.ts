@@ -2,6 +2,7 @@ import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.j
 import { compactJsonBytes } from '../ir/canonical.js';
 import type { Annotations, AnyRules, ArrayRules, CountBound, DecimalBound, EnumRule, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
 import type { JsonNode, JsonObjectNode } from '../source/json-node.js';
+import { evaluate, numericReading } from './evaluate.js';
 import { invalidValue, reportAt, type ReadContext, type RuleGroup } from './keyword.js';
 import { keywordTable } from './keywords/index.js';
 import { unsupportedAdvice } from './keywords/unsupported.js';
@@ -96,6 +97,17 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
     enum: values.get('enum') as EnumRule | undefined,
     annotations: annotations(values),
   });
+  const built = nodeOfType(typeName, base, rules);
+  const enumRule = built.enum;
+  if (enumRule === undefined) return built;
+  // Members the schema's own type or bounds reject (JTC203) can never match: they drop out of
+  // the validators and the types, and stay in the exported schema as written.
+  const numeric = numericReading(context.exactNumbers);
+  const accepted = enumRule.values.filter((value) => evaluate(built, value, numeric, { ignoreEnum: true }));
+  return accepted.length === enumRule.values.length ? built : { ...built, enum: { ...enumRule, accepted } };
+}
+
+function nodeOfType(typeName: TypeName | undefined, base: NodeBase, rules: AnyRules): SchemaNode {
   switch (typeName) {
     case undefined:
       return { ...base, kind: 'any', rules };

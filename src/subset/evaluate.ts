@@ -65,11 +65,13 @@ function arrayHolds(rules: ArrayRules, items: readonly JsonNode[], numeric: Nume
 }
 
 function objectHolds(rules: ObjectRules, value: Extract<JsonNode, { kind: 'object' }>, numeric: NumericReading): boolean {
-  const member = (name: string): JsonNode | undefined => value.members.find((m) => m.key === name)?.value;
-  if (!rules.required.every((name) => member(name) !== undefined)) return false;
+  const members = new Map(value.members.map((m) => [m.key, m.value]));
+  if (!rules.required.every((name) => members.has(name))) return false;
   for (const { name, schema } of rules.properties) {
-    const propertyValue = member(name);
+    const propertyValue = members.get(name);
     if (propertyValue !== undefined && !evaluate(schema, propertyValue, numeric)) return false;
   }
-  return rules.additionalProperties !== false || value.members.every((m) => rules.properties.some((p) => p.name === m.key));
+  if (rules.additionalProperties !== false) return true;
+  const declared = new Set(rules.properties.map((p) => p.name));
+  return value.members.every((m) => declared.has(m.key));
 }

@@ -95,3 +95,24 @@ export function readString(keyword: string) {
   return (node: JsonNode, context: ReadContext): string | undefined =>
     node.kind === 'string' ? node.value : invalidValue(context, node, `"${keyword}" must be a string, found ${node.kind}`);
 }
+
+function* numbersIn(node: JsonNode): Generator<Extract<JsonNode, { kind: 'number' }>> {
+  if (node.kind === 'number') yield node;
+  else if (node.kind === 'array') for (const item of node.items) yield* numbersIn(item);
+  else if (node.kind === 'object') for (const member of node.members) yield* numbersIn(member.value);
+}
+
+/**
+ * In the default mode a generated module holds values as JS numbers, so a value anywhere inside
+ * `enum`, `default` or `examples` must have an f64 (JTC117); true when every number does.
+ */
+export function valuesFitF64(keyword: string, node: JsonNode, context: ReadContext): boolean {
+  if (context.exactNumbers) return true;
+  for (const value of numbersIn(node)) {
+    if (!Number.isFinite(Number(value.lexeme))) {
+      reportAt(context, 'JTC117', value, `${keyword} value ${value.lexeme} is outside the range of a 64-bit float`, 'build with --exact-numbers to keep every digit, or use a smaller number');
+      return false;
+    }
+  }
+  return true;
+}

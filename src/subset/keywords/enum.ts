@@ -7,7 +7,7 @@ import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, located, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
 import { limits } from '../limits.js';
 
 export const enumKeyword: KeywordDefinition<EnumRule> = {
@@ -18,20 +18,10 @@ export const enumKeyword: KeywordDefinition<EnumRule> = {
     if (node.items.length > limits.enumValues) {
       return reportAt(context, 'JTC116', node, `"enum" has ${node.items.length} values; the limit is ${limits.enumValues}`, 'use a string with "maxLength" and check membership in the handler, or split the tool');
     }
-    for (const value of numbersIn(node)) {
-      if (!context.exactNumbers && !Number.isFinite(Number(value.lexeme))) {
-        return reportAt(context, 'JTC117', value, `enum value ${value.lexeme} is outside the range of a 64-bit float`, 'build with --exact-numbers to keep every digit');
-      }
-    }
-    return { ...located(node), values: node.items };
+    if (!valuesFitF64('enum', node, context)) return undefined;
+    return { ...located(node), values: node.items, accepted: node.items };
   },
 };
-
-function* numbersIn(node: JsonNode): Generator<Extract<JsonNode, { kind: 'number' }>> {
-  if (node.kind === 'number') yield node;
-  else if (node.kind === 'array') for (const item of node.items) yield* numbersIn(item);
-  else if (node.kind === 'object') for (const member of node.members) yield* numbersIn(member.value);
-}
 
 export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: string) => Decimal): boolean {
   return rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric));
@@ -50,9 +40,10 @@ function decimalKey(lexeme: string): string {
 export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
   const exact = context.exactNumbers;
   const isScalar = (v: JsonNode): boolean => v.kind !== 'object' && v.kind !== 'array' && !(exact && v.kind === 'number');
-  const scalars = rule.values.filter(isScalar);
-  const numbers = exact ? rule.values.filter((v): v is Extract<JsonNode, { kind: 'number' }> => v.kind === 'number') : [];
-  const structured = rule.values.filter((v) => v.kind === 'object' || v.kind === 'array');
+  const values = rule.accepted;
+  const scalars = values.filter(isScalar);
+  const numbers = exact ? values.filter((v): v is Extract<JsonNode, { kind: 'number' }> => v.kind === 'number') : [];
+  const structured = values.filter((v) => v.kind === 'object' || v.kind === 'array');
   const literalOf = (v: JsonNode): Code => jsonLiteral(v, exact);
   const matches: Code[] = [];
   const helpers: HelperName[] = [];
@@ -70,13 +61,13 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
   }
   for (const v of structured) matches.push(code`jsonEqual(${value}, ${context.hoist('allowed', literalOf(v))})`);
   if (structured.length > 0) helpers.push('jsonEqual');
-  if (rule.values.some((v) => usesJsonNumber(v, exact))) helpers.push('jsonNumber');
-  const listed = rule.values.slice(0, listedInMessage).map(canonicalJson).join(', ');
-  const more = rule.values.length > listedInMessage ? `, … (${rule.values.length} values)` : '';
+  if (values.some((v) => usesJsonNumber(v, exact))) helpers.push('jsonNumber');
+  const listed = values.slice(0, listedInMessage).map(canonicalJson).join(', ');
+  const more = values.length > listedInMessage ? `, … (${values.length} values)` : '';
   return {
     fails: matches.length === 0 ? code`true` : code`!(${join(matches, ' || ')})`,
-    message: code`${rule.values.length === 0 ? 'must not be present: "enum" allows no value' : `must be one of ${listed}${more}`}`,
-    params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(rule.values.map(literalOf), ', ')}])`)} }`,
+    message: code`${values.length === 0 ? 'must not be present: "enum" allows no value its schema accepts' : `must be one of ${listed}${more}`}`,
+    params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(values.map(literalOf), ', ')}])`)} }`,
     helpers,
   };
 }

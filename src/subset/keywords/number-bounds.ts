@@ -34,7 +34,7 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
     return { fails: nativeFails(f64), message, params: code`{ limit: ${f64} }`, helpers: [] };
   }
   const { negative, digits, exponent } = parseDecimal(bound.lexeme)!;
-  const exact = context.hoist('bound', code`[${negative}, ${digits}, ${exponent}] as const`);
+  const exact = context.hoist('bound', code`[${negative}, ${digits}, BigInt(${String(exponent)})] as const`);
   const digitComparison = code`compareDecimal(decimalOf(${value} as NumericValue), ${exact}) ${new Code(failsWhen)}`;
   const fails = roundTripsThroughF64(bound.lexeme) ? code`(typeof ${value} === "number" ? ${nativeFails(code`${Number(bound.lexeme)}`)} : ${digitComparison})` : digitComparison;
   return { fails, message, params: code`{ limit: ${bound.lexeme} }`, helpers: ['compareDecimal', 'decimalOf'] };

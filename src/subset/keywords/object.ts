@@ -21,13 +21,13 @@ export const required: KeywordDefinition<readonly string[]> = {
   group: 'object',
   read(node, context) {
     if (node.kind !== 'array') return invalidValue(context, node, `"required" must be an array of property names, found ${node.kind}`);
-    const names: string[] = [];
+    const names = new Set<string>();
     for (const item of node.items) {
       if (item.kind !== 'string') return invalidValue(context, item, `"required" entries must be strings, found ${item.kind}`);
-      if (names.includes(item.value)) return invalidValue(context, item, `"required" lists ${JSON.stringify(item.value)} twice`, 'list each name once');
-      names.push(item.value);
+      if (names.has(item.value)) return invalidValue(context, item, `"required" lists ${JSON.stringify(item.value)} twice`, 'list each name once');
+      names.add(item.value);
     }
-    return names;
+    return [...names];
   },
 };
 
