@@ -539,7 +539,8 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -576,7 +577,8 @@ function collectOutputProto(value: unknown, path: PathSegment[], issues: Validat
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }

@@ -1702,7 +1702,8 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1745,7 +1746,8 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1788,7 +1790,8 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1831,7 +1834,8 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1874,7 +1878,8 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1917,7 +1922,8 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1960,7 +1966,8 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2003,7 +2010,8 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2046,7 +2054,8 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2089,7 +2098,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2132,7 +2142,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2175,7 +2186,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2218,7 +2230,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2261,7 +2274,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2304,7 +2318,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2347,7 +2362,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2390,7 +2406,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2433,7 +2450,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2476,7 +2494,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2519,7 +2538,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2562,7 +2582,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2605,7 +2626,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2648,7 +2670,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2691,7 +2714,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2734,7 +2758,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2777,7 +2802,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2820,7 +2846,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2863,7 +2890,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2906,7 +2934,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2949,7 +2978,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2990,7 +3020,8 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
         case "next":
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }

@@ -432,7 +432,8 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
           if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
           continue;
       }
-      if (!isJsonValue(value[key])) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(value[key]), {}));
+      const member = value[key];
+      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }

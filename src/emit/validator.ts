@@ -399,8 +399,8 @@ export class ValidatorEmitter {
     } else {
       this.helpers.add('isJsonValue');
       this.helpers.add('describeType');
-      const extra = code`${value}[key]`;
-      onExtra = code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`;
+      const extra = new Code('member');
+      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`]);
     }
     const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
     const switchCases = [

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { compileContracts } from '../../src/compiler.js';
 import { compileContract, loadModule } from '../support/load-module.js';
@@ -12,8 +13,20 @@ describe('adversarial names, descriptions and enum strings', () => {
   const module = compileContracts([{ file, text: source }]).files.find((f) => f.path === 'adversarial.names.ts')!.text;
 
   it('never end a comment early or leave a raw line separator in the code', () => {
-    const comments = module.match(/\/\*[\s\S]*?\*\//g) ?? [];
-    for (const comment of comments) expect(comment.slice(2, -2)).not.toContain('*/');
+    // The TypeScript scanner finds where each comment really ends; a description whose "*/" was
+    // written raw would end its comment early and leave the rest of the text as code.
+    const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, module);
+    const comments: string[] = [];
+    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+      if (token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push(scanner.getTokenText());
+    }
+    const commentText = comments.map((c) => c.slice(2, -2).replace(/^\s*\* ?/gm, '').replace(/\*\\\//g, '*/')).join('\n');
+    const descriptions = Object.values(parsed.input.properties).map((p) => (p as { description: string }).description);
+    for (const description of descriptions) {
+      for (const line of description.split(/[\n\u2028\u2029]/)) expect(commentText).toContain(line.trimEnd());
+    }
+    const syntax = ts.transpileModule(module, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } }).diagnostics ?? [];
+    expect(syntax.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
     expect(module).not.toMatch(/[\u2028\u2029]/);
   });
 
@@ -41,11 +54,16 @@ describe('adversarial names, descriptions and enum strings', () => {
     }
   });
 
-  it('accept an own __proto__ property on output and never touch the prototype', () => {
+  it('accept an own __proto__ property on output and never touch any prototype', () => {
     const contract = compileContract(source, file);
-    const value = JSON.parse('{"__proto__": {"__proto__": "x"}, "constructor": 1}') as unknown;
+    const prototypeNames = Object.getOwnPropertyNames(Object.prototype);
+    const inner = JSON.parse('{"__proto__": "x"}') as object;
+    const value = JSON.parse('{"__proto__": {"__proto__": "x"}, "constructor": 1}') as Record<string, unknown>;
     expect(contract.output.is(value)).toBe(true);
+    expect(contract.output.validate(value).ok).toBe(true);
     expect(contract.output.is(JSON.parse('{"__proto__": {"__proto__": 1}}'))).toBe(false);
-    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+    expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeNames);
+    expect([Object.getPrototypeOf(value), Object.getPrototypeOf(value['__proto__'])]).toEqual([Object.prototype, Object.prototype]);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual(inner);
   });
 });

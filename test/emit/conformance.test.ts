@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../../src/contract/check-contract.js';
-import { compileSchema } from '../support/load-module.js';
+import { compileSchema, realIssueMessages } from '../support/load-module.js';
 
 /**
  * The official JSON-Schema-Test-Suite (draft 2020-12), sorted for the subset: see
@@ -24,7 +24,7 @@ describe('JSON-Schema-Test-Suite: supported groups compile and pass', () => {
       expect(validator.is(data)).toBe(test.valid);
       const result = validator.validate(data);
       expect(result.ok).toBe(test.valid);
-      if (!result.ok) expect(result.issues.length).toBeGreaterThan(0);
+      if (!result.ok) expect(realIssueMessages(result).length).toBeGreaterThan(0);
     });
   });
 });

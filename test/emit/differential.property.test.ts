@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nearInstance, subsetSchema, type Schema } from '../support/arbitraries.js';
-import { compileSchema } from '../support/load-module.js';
+import { compileSchema, realIssueMessages } from '../support/load-module.js';
 
 /**
  * Generated validators against ajv 2020 with `ownProperties: true`: on JSON values its semantics
@@ -52,7 +52,9 @@ describe('differential: generated validators agree with ajv (property)', () => {
             const expected = ajvVerdict(theirs, value);
             if (expected === undefined) continue;
             expect({ value, is: ours.is(value) }).toEqual({ value, is: expected });
-            expect(ours.validate(value).ok).toBe(expected);
+            const result = ours.validate(value);
+            expect(result.ok).toBe(expected);
+            realIssueMessages(result);
           }
         },
       ),

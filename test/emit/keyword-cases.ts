@@ -188,4 +188,59 @@ export const keywordCases: readonly KeywordCase[] = [
       { description: 'boxed boolean', data: { b: Object(true) }, valid: false },
     ],
   },
+  {
+    description: 'a name in "required" but not in "properties" is an additional property of a closed object: no object is valid (JTC206)',
+    schema: '{"type": "object", "required": ["a"], "additionalProperties": false}',
+    tests: [
+      { description: 'the required name present', data: { a: [] }, valid: false },
+      { description: 'the required name absent', data: {}, valid: false },
+    ],
+  },
+  {
+    description: 'the same without "type": objects still fail, other values pass',
+    schema: '{"required": ["a"], "properties": {"b": {}}, "additionalProperties": false}',
+    tests: [
+      { description: 'the required name present', data: { a: 1, b: 2 }, valid: false },
+      { description: 'a string is not an object', data: 'x', valid: true },
+    ],
+  },
+  {
+    description: 'an open object: a required name without a schema holds any JSON value',
+    schema: '{"type": "object", "required": ["a"]}',
+    tests: [
+      { description: 'present', data: { a: [] }, valid: true },
+      { description: 'present but undefined', data: { a: undefined }, valid: false },
+      { description: 'present but not JSON', data: { a: () => 1 }, valid: false },
+      { description: 'absent', data: { b: 1 }, valid: false },
+    ],
+  },
+  {
+    description: 'an object means its own enumerable properties, as Object.keys and JSON.stringify see them',
+    schema: '{"type": "object", "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}}, "required": ["left", "right"], "additionalProperties": false}',
+    tests: [
+      { description: 'plain', data: { left: 1, right: 2 }, valid: true },
+      { description: 'a non-enumerable right standing in for an unexpected extra', data: Object.defineProperty({ left: 1, extra: 2 }, 'right', { value: 2, enumerable: false }), valid: false },
+      { description: 'a non-enumerable right alone', data: Object.defineProperty({ left: 1 }, 'right', { value: 2, enumerable: false }), valid: false },
+      { description: 'an enumerable getter is read as its value', data: Object.defineProperty({ left: 1 }, 'right', { get: () => 2, enumerable: true }), valid: true },
+      { description: 'a symbol key is not part of the JSON value', data: { left: 1, right: 2, [Symbol('s')]: 3 }, valid: true },
+      { description: 'a null-prototype object', data: Object.assign(Object.create(null), { left: 1, right: 2 }), valid: true },
+      { description: 'a class instance', data: Object.assign(new Point(), { left: 1, right: 2 }), valid: false },
+    ],
+  },
+  {
+    description: 'an array is never an object, whatever its prototype',
+    schema: '{"type": "object"}',
+    tests: [
+      { description: 'a null-prototype array', data: Object.setPrototypeOf([], null), valid: false },
+      { description: 'an array', data: [], valid: false },
+    ],
+  },
+  {
+    description: 'a thrown value that cannot be turned into text still gives an issue',
+    schema: '{"type": "object", "properties": {"a": {"type": "string"}}}',
+    tests: [
+      { description: 'a getter throwing a null-prototype object', data: Object.defineProperty({}, 'a', { get() { throw Object.create(null); }, enumerable: true }), valid: false },
+      { description: 'a getter throwing an object whose toString throws', data: Object.defineProperty({}, 'a', { get() { throw { toString() { throw 1; } }; }, enumerable: true }), valid: false },
+    ],
+  },
 ];

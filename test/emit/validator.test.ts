@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileContracts } from '../../src/compiler.js';
-import { compileContract, compileSchema } from '../support/load-module.js';
+import { compileContract, compileSchema, realIssueMessages } from '../support/load-module.js';
 import { keywordCases } from './keyword-cases.js';
 
 describe('keyword cases: is and validate agree with the spec and with each other', () => {
@@ -8,7 +8,9 @@ describe('keyword cases: is and validate agree with the spec and with each other
     const validator = compileSchema(group.schema);
     it.each(group.tests.map((t) => [t.description, t] as const))('%s', (__, test) => {
       expect(validator.is(test.data)).toBe(test.valid);
-      expect(validator.validate(test.data).ok).toBe(test.valid);
+      const result = validator.validate(test.data);
+      expect(result.ok).toBe(test.valid);
+      if (!result.ok) expect(realIssueMessages(result).length).toBeGreaterThan(0);
       expect('issues' in validator['~standard'].validate(test.data)).toBe(!test.valid);
     });
   });
@@ -122,5 +124,47 @@ describe('schemas of one shape share their functions', () => {
     ]);
     const merged = output.validate({ merger: { login: 'x', extra: true } });
     expect(merged.ok ? [] : merged.issues.map((i) => [i.instancePath, i.schemaPath])).toEqual([['/merger/extra', '#/properties/merger/additionalProperties']]);
+  });
+});
+
+describe('a value is judged as what it means as JSON, and a failure says why', () => {
+  it('a polluted Object.prototype neither fails a valid object nor satisfies a required property', () => {
+    const open = compileSchema('{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}');
+    const needsZzz = compileSchema('{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a", "zzz"]}');
+    const closed = compileSchema('{"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false}');
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype['zzz'] = 1;
+    try {
+      expect([open.is({ a: 1 }), open.validate({ a: 1 }).ok, closed.is({ a: 1 }), closed.validate({ a: 1 }).ok]).toEqual([true, true, true, true]);
+      expect(needsZzz.is({ a: 1 })).toBe(false);
+      expect(realIssueMessages(needsZzz.validate({ a: 1 }))).toEqual(['missing required property "zzz" (only Object.prototype has it; an inherited property is not part of the value as JSON)']);
+    } finally {
+      delete prototype['zzz'];
+    }
+  });
+
+  it('a non-enumerable property is reported missing, with the reason', () => {
+    const validator = compileSchema('{"type": "object", "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}}, "required": ["left", "right"], "additionalProperties": false}');
+    const value = Object.defineProperty({ left: 1, extra: 2 }, 'right', { value: 2, enumerable: false });
+    expect(realIssueMessages(validator.validate(value))).toEqual([
+      'missing required property "right" (the object\'s own property is not enumerable, so it is not part of the value as JSON)',
+      'unexpected property "extra"; allowed: left, right',
+    ]);
+  });
+
+  it('a required name that a closed object does not declare is reported where it stands', () => {
+    const validator = compileSchema('{"type": "object", "required": ["a"], "additionalProperties": false}');
+    expect(realIssueMessages(validator.validate({ a: [] }))).toEqual(['unexpected property "a"; no properties are allowed']);
+    expect(realIssueMessages(validator.validate({}))).toEqual(['missing required property "a"']);
+  });
+
+  it('stops reading an object once more issues than a result keeps are found', () => {
+    const validator = compileSchema('{"type": "object", "additionalProperties": true}');
+    let reads = 0;
+    const value: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) Object.defineProperty(value, `k${i}`, { get: () => (reads++, undefined), enumerable: true });
+    const result = validator.validate(value);
+    expect(!result.ok && [result.issues.length, result.truncated]).toEqual([100, true]);
+    expect(reads).toBeLessThan(110);
   });
 });

@@ -14,6 +14,23 @@ function writeAll(files: readonly { path: string; text: string }[]): string {
   return dir;
 }
 
+/** Modules of a second build, renamed so that they sit beside the corpus's without its index. */
+const besideCorpus = (files: readonly { path: string; text: string }[]) => files.filter((f) => f.path !== 'index.ts').map((f) => ({ ...f, path: `valid-${f.path}` }));
+
+/**
+ * Contracts that build with a warning must still give modules that compile: enum members of
+ * another type than the schema's (JTC203) and a closed object requiring an undeclared name (JTC206).
+ */
+const warnedContracts: SourceText[] = [
+  ['string', '["a", 1]'],
+  ['integer', '[1, "a"]'],
+  ['number', '[1.5, true]'],
+  ['object', '[1, {"k": 1}]'],
+  ['array', '["x", [1]]'],
+  ['boolean', '[null]'],
+].map(([type, values], i) => ({ file: `warned-${i}.contract.json`, text: `{"name":"warned.enum${i}","description":"D.","input":{"type":"${type}","enum":${values}},"output":{"type":"object","properties":{"v":{"type":"${type}","enum":${values}}},"required":["v"],"additionalProperties":false}}` }));
+warnedContracts.push({ file: 'warned-closed.contract.json', text: '{"name":"warned.closed","description":"D.","input":{"type":"object","required":["a"],"additionalProperties":false},"output":{"type":"object","properties":{"o":{"type":"object","required":["b"],"additionalProperties":false}}}}' });
+
 describe('generated output', () => {
   it('for fixtures/valid is committed in examples/generated, byte for byte (the snapshot a reviewer reads)', () => {
     const { files, diagnostics } = compileContracts(sourcesOf('fixtures/valid'));
@@ -37,7 +54,7 @@ describe('generated output', () => {
   });
 
   it('type-checks under strict TypeScript with every extra strictness flag, and imports nothing', () => {
-    const files = [...compileContracts(sourcesOf('fixtures/corpus')).files, ...compileContracts(sourcesOf('fixtures/valid')).files.filter((f) => f.path !== 'index.ts').map((f) => ({ ...f, path: `valid-${f.path}` }))];
+    const files = [...compileContracts(sourcesOf('fixtures/corpus')).files, ...besideCorpus(compileContracts([...sourcesOf('fixtures/valid'), ...sourcesOf('fixtures/warnings'), ...warnedContracts]).files)];
     const dir = writeAll(files);
     expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
     for (const file of files) {
@@ -47,7 +64,7 @@ describe('generated output', () => {
   });
 
   it('in exact mode type-checks too, with numbers typed as what can arrive', () => {
-    const files = [...compileContracts(sourcesOf('fixtures/corpus'), { exactNumbers: true }).files, ...compileContracts(sourcesOf('fixtures/valid'), { exactNumbers: true }).files.filter((f) => f.path !== 'index.ts').map((f) => ({ ...f, path: `valid-${f.path}` }))];
+    const files = [...compileContracts(sourcesOf('fixtures/corpus'), { exactNumbers: true }).files, ...besideCorpus(compileContracts([...sourcesOf('fixtures/valid'), ...sourcesOf('fixtures/warnings'), ...warnedContracts], { exactNumbers: true }).files)];
     const dir = writeAll(files);
     expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
     const math = files.find((f) => f.path === 'valid-math.add.ts')!.text;

@@ -40,6 +40,9 @@ const table: readonly { row: string; keyword: 'minimum' | 'maximum'; bound: stri
   { row: 'decimal past f64 precision', keyword: 'maximum', bound: '0.30000000000000000001', values: ['0.3', '0.30000000000000000001', '0.30000000000000000002'], default: [true, true, true], exact: [true, true, false] },
   { row: 'above the f64 range: 1e400', keyword: 'maximum', bound: '1e400', values: ['9.99e399', '1e400', '1.0000000000000000001e400'], default: 'JTC117', exact: [true, true, false] },
   { row: 'below the f64 range: -1e400', keyword: 'minimum', bound: '-1e400', values: ['-1.0000000000000000001e400', '-1e400', '-9.99e399'], default: 'JTC117', exact: [false, true, true] },
+  { row: 'signed zero: -0.0 is 0', keyword: 'maximum', bound: '-0.0', values: ['-1e-400', '0.0', '1e-400'], default: [true, true, true], exact: [true, true, false] },
+  { row: 'exponents beyond 2^53 compare exactly', keyword: 'maximum', bound: '1e99999999999999999999998', values: ['9.9e99999999999999999999997', '1e99999999999999999999998', '1e99999999999999999999999'], default: 'JTC117', exact: [true, true, false] },
+  { row: 'tiny exponents beyond 2^53 compare exactly', keyword: 'minimum', bound: '1e-99999999999999999999998', values: ['1e-99999999999999999999999', '1e-99999999999999999999998', '2e-99999999999999999999998'], default: [true, true, true], exact: [false, true, true] },
   { row: 'below the smallest double: 1e-400', keyword: 'minimum', bound: '1e-400', values: ['9e-401', '1e-400', '1.1e-400'], default: [true, true, true], exact: [false, true, true] },
 ];
 
@@ -99,6 +102,35 @@ describe('exact mode end to end', () => {
     expect(enumContract.input.is([18446744073709551615n])).toBe(false);
   });
 
+  it('compares signed zero by value in enum: -0.0 allows 0 in every representation', () => {
+    const text = '{"name":"z.z","description":"D.","input":{"type":"array","items":{"enum":[-0.0]}},"output":{}}';
+    const module = compileContracts([{ file: 'z.contract.json', text }], { exactNumbers: true }).files.find((f) => f.path === 'z.z.ts')!;
+    const { contract: zero } = loadModule<{ contract: LoadedContract }>(module.text);
+    expect(zero.input.is([0, -0, 0n, new JsonNumber('-0.0'), ...(parseJson('[0.0, -0.0]', { exactNumbers: true }) as unknown[])])).toBe(true);
+    expect(zero.input.is([1e-300])).toBe(false);
+  });
+
+  it('recognises a JsonNumber by more than its brand: frozen, with own JSON number text', () => {
+    const brand = Symbol.for('json-tool-contracts/JsonNumber');
+    const fakes = [
+      { [brand]: true, decimal: '1' },
+      Object.freeze({ [brand]: true, decimal: 'not a number' }),
+      Object.freeze(Object.defineProperty({ [brand]: true }, 'decimal', { get: () => '1', enumerable: true })),
+      Object.freeze({ [brand]: true, decimal: 1 }),
+    ];
+    for (const fake of fakes) {
+      expect(contract.input.is({ x: fake })).toBe(false);
+      expect(runtimeFor(contract).call('precision.check', { x: fake }).ok).toBe(false);
+    }
+    expect(contract.input.is({ x: new JsonNumber('12') })).toBe(true);
+  });
+
+  it('accepts a 5,000-digit integer through callJson: no number is cut at some length', () => {
+    const wide = contractFor('minimum', '0', 'exact') as LoadedContract;
+    const result = runtimeFor(wide).callJson('precision.check', `{"x": ${'7'.repeat(5000)}}`);
+    expect(result.ok && result.output).toBe(`{"x":${'7'.repeat(5000)}}`);
+  });
+
   it('rejects bigints in the default mode, and numbers that overflow f64 in callJson text', () => {
     const plain = contractFor('maximum', '10', 'default') as LoadedContract;
     expect(plain.input.is({ x: 1n })).toBe(false);
@@ -112,6 +144,19 @@ describe('parseJson and stringifyJson', () => {
     expect(parseJson('[1, 1.0, 0.1, 1e21, -0, 9007199254740993, 9007199254740993.0, 1e400, 0.30000000000000000001, 1e-400]', { exactNumbers: true })).toEqual([
       1, 1, 0.1, 1e21, 0, 9007199254740993n, new JsonNumber('9007199254740993'), new JsonNumber('1e400'), new JsonNumber('0.30000000000000000001'), new JsonNumber('1e-400'),
     ]);
+  });
+
+  it('keeps zero as the number 0 however it is written (0.0, -0, -0.0, 0e5)', () => {
+    expect(parseJson('[0.0, -0.0, -0, 0e5, 1.0, 10.00e-1]', { exactNumbers: true })).toEqual([0, 0, 0, 0, 1, 1]);
+  });
+
+  it('reads a number of any length and writes huge exponents back as JSON', () => {
+    const long = '9'.repeat(5000);
+    expect(parseJson(long, { exactNumbers: true })).toBe(BigInt(long));
+    expect(parseJson(`[${long}.5]`, { exactNumbers: true })).toEqual([new JsonNumber(`${long}.5`)]);
+    const huge = stringifyJson(parseJson('[1e1000000000000000000000, -2.5E-1000000000000000000000]', { exactNumbers: true }));
+    expect(huge).toBe('[1e1000000000000000000000,-2.5e-1000000000000000000000]');
+    expect(JSON.parse(huge)).toEqual([Infinity, -0]);
   });
 
   it('parses like JSON.parse in the default mode, own __proto__ keys included', () => {

@@ -5,6 +5,27 @@ import type { JsonNode } from '../../src/source/json-node.js';
 const codes = (text: string) => parseSourceText(text).diagnostics.map((d) => d.code);
 const first = (text: string) => parseSourceText(text).diagnostics[0]!;
 
+describe('byte order marks and size', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('ignores one leading BOM, from text and from bytes alike', () => {
+    expect(parseSourceText('\uFEFF{}').diagnostics).toEqual([]);
+    expect(parseSourceBytes(bytes('\uFEFF{}')).diagnostics).toEqual([]);
+  });
+
+  it('refuses a second BOM, from text and from bytes alike', () => {
+    expect(codes('\uFEFF\uFEFF{}')).toEqual(['JTC100']);
+    expect(parseSourceBytes(bytes('\uFEFF\uFEFF{}')).diagnostics.map((d) => d.code)).toEqual(['JTC100']);
+  });
+
+  it('applies the 1 MiB limit to text as to bytes, counting UTF-8 bytes', () => {
+    const padded = (length: number, unit: string) => `{"a": "${unit.repeat(length)}"}`;
+    expect(codes(padded(1024 * 1024, 'a'))).toEqual(['JTC107']);
+    expect(codes(padded(400_000, 'é'.repeat(1)))).toEqual([]);
+    expect(first(padded(400_000, '😀')).message).toBe(`file is ${400_000 * 4 + 9} bytes, more than the 1048576 bytes a contract file may have`);
+  });
+});
+
 describe('parseSourceText', () => {
   it('keeps line, column and JSON Pointer for every value and key', () => {
     const { root } = parseSourceText('{\n  "a": [1, {"b/c": true}],\n  "d~": null\n}');

@@ -28,12 +28,18 @@ describe('keyword values', () => {
     ['{"$id": 1}', 'JTC112'],
     ['{"minimum": 1e400}', 'JTC117'],
     ['{"enum": [-1e999]}', 'JTC117'],
+    ['{"default": 1e400}', 'JTC117'],
+    ['{"examples": [[1, {"a": -1e400}]]}', 'JTC117'],
   ])('%s → %s', (schema, code) => {
     expect(codes(schema)).toEqual([code]);
   });
 
   it.each(['{"minLength": 2.0}', '{"maxItems": 0}', '{"minimum": -0}', '{"maximum": 1e-400}', '{"default": {"any": [1]}, "examples": []}', '{"properties": {"$ref": {"type": "string"}}}'])('accepts %s', (schema) => {
     expect(codes(schema)).toEqual([]);
+  });
+
+  it('keeps annotations outside the f64 range in exact mode, where a module holds them exactly', () => {
+    expect(check('{"default": 1e400, "examples": [-1e400]}', { exactNumbers: true }).diagnostics).toEqual([]);
   });
 
   it('keeps bounds as exact decimals', () => {

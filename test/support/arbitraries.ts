@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { JsonNumber, parseJson } from '../../src/runtime/json.js';
+import { Lexeme } from './reference-validator.js';
 
 /** A JSON Schema inside the contract subset, as a plain object. */
 export type Schema = Record<string, unknown>;
@@ -77,4 +79,164 @@ export function nearInstance(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
     }),
   );
   return fc.oneof(...options);
+}
+
+/** Number literals as a contract author may write them: `1.0`, `1e0`, `-0`, `-0.0` keep their text. */
+const writtenNumber = fc.oneof(
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom('1.0', '1e0', '-0', '-0.0', '0.0', '2.50', '1e1', '-1.5e0', '0.1', '1e21').map((text) => new Lexeme(text)),
+);
+const enumMember = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  writtenNumber,
+  fc.string({ maxLength: 3 }),
+  fc.array(fc.oneof(fc.constant(null), writtenNumber, fc.string({ maxLength: 2 })), { maxLength: 2 }),
+  fc.dictionary(fc.constantFrom('k', 'v', 'a'), fc.oneof(fc.constant(null), writtenNumber, fc.string({ maxLength: 2 })), { maxKeys: 2 }),
+);
+const namePool = fc.constantFrom('a', 'b', 'name', '__proto__', 'toString', 'constructor', '');
+
+/**
+ * Schemas for the reference differential: what `subsetSchema` makes, and the corners it misses:
+ * `required` names outside `properties` (with and without `additionalProperties: false`), schemas
+ * without `type` that carry object, array, string and number keywords at once, enums of objects
+ * and arrays, and numbers written as `1.0`, `1e0`, `-0`, `-0.0`.
+ */
+export function broadSchema(depth = 2): fc.Arbitrary<Schema> {
+  const { schema } = fc.letrec<{ schema: Schema }>((tie) => {
+    const child = (): fc.Arbitrary<Schema> => (depth <= 0 ? fc.constant({}) : (tie('schema') as fc.Arbitrary<Schema>));
+    const count = fc.oneof(smallCount, fc.constantFrom('2.0', '0.0', '1e0').map((text) => new Lexeme(text)));
+    const stringRules = optionalRecord({ minLength: count, maxLength: count });
+    const numberRules = optionalRecord({ minimum: writtenNumber, maximum: writtenNumber });
+    const arrayRules = optionalRecord({ items: child(), minItems: count, maxItems: count });
+    const objectRules = fc
+      .tuple(fc.uniqueArray(namePool, { maxLength: 3 }), fc.uniqueArray(namePool, { maxLength: 3 }), fc.option(fc.boolean(), { nil: undefined }))
+      .chain(([names, required, additional]) =>
+        fc.array(child(), { minLength: names.length, maxLength: names.length }).map((schemas) => {
+          const rules: Record<string, unknown> = {};
+          if (names.length > 0) {
+            const properties: Record<string, unknown> = {};
+            names.forEach((n, i) => Object.defineProperty(properties, n, { value: schemas[i], enumerable: true, writable: true, configurable: true }));
+            rules['properties'] = properties;
+          }
+          if (required.length > 0) rules['required'] = required;
+          if (additional !== undefined) rules['additionalProperties'] = additional;
+          return rules as Schema;
+        }),
+      );
+    const withEnum = (base: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> =>
+      fc.tuple(base, fc.option(fc.array(enumMember, { maxLength: 4 }), { nil: undefined, freq: 3 })).map(([s, values]) => (values === undefined ? s : { ...s, enum: values }));
+    const typed = fc.oneof(
+      fc.constant({ type: 'null' }),
+      fc.constant({ type: 'boolean' }),
+      numberRules.map((r) => ({ type: 'number', ...r })),
+      numberRules.map((r) => ({ type: 'integer', ...r })),
+      stringRules.map((r) => ({ type: 'string', ...r })),
+      arrayRules.map((r) => ({ type: 'array', ...r })),
+      objectRules.map((r) => ({ type: 'object', ...r })),
+      objectRules.map((r) => ({ type: 'object', ...r })),
+      fc.tuple(stringRules, numberRules, arrayRules, objectRules).map(([s, n, a, o]) => ({ ...s, ...n, ...a, ...o })),
+    );
+    return { schema: withEnum(typed) };
+  });
+  return schema;
+}
+
+const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : value instanceof Lexeme ? Number(value.text) : undefined);
+
+/** Values near what a broad schema accepts, in the mode's number representations; JSON values only. */
+export function nearValue(schema: Schema, exact: boolean, depth = 0): fc.Arbitrary<unknown> {
+  const anything = fc.jsonValue({ maxDepth: 2 });
+  if (depth > 4) return anything;
+  const options: fc.Arbitrary<unknown>[] = [anything];
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) options.push(fc.constantFrom(...(schema['enum'] as unknown[])).map((v) => asValue(v, exact)));
+  const near = (value: number | undefined): number[] => (value === undefined ? [] : [value - 1, value, value + 1, value - 0.5, value + 0.5]);
+  const numbers = [0, -0, 1, 1.5, -1, ...near(numberOf(schema['minimum'])), ...near(numberOf(schema['maximum']))];
+  options.push(fc.constantFrom(...numbers).map((n) => (exact ? exactForm(n) : fc.constant(n))).chain((a) => a));
+  const lengths = [...near(numberOf(schema['minLength'])), ...near(numberOf(schema['maxLength']))].filter((l) => Number.isInteger(l) && l >= 0);
+  options.push(fc.constantFrom(0, 1, 2, ...lengths).chain((length) => fc.string({ minLength: length, maxLength: length, unit: fc.constantFrom('a', 'é', '😀', '\uD800') })));
+  const items = schema['items'] as Schema | undefined;
+  options.push(fc.array(items === undefined ? anything : nearValue(items, exact, depth + 1), { maxLength: Math.max(3, (numberOf(schema['maxItems']) ?? 0) + 1) }));
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  const names = [...new Set([...Object.keys(properties), ...((schema['required'] ?? []) as string[])])];
+  const entries = names.map((key) => fc.option(Object.hasOwn(properties, key) ? nearValue(properties[key]!, exact, depth + 1) : anything, { nil: undefined, freq: 4 }).map((v) => [key, v] as const));
+  options.push(
+    fc.tuple(fc.tuple(...entries), fc.option(fc.constantFrom('extra', 'toString', '__proto__', 'a'), { nil: undefined, freq: 3 })).map(([pairs, extra]) => {
+      const object: Record<string, unknown> = {};
+      for (const [key, value] of pairs) if (value !== undefined) defineOwn(object, key, value);
+      if (extra !== undefined && !Object.hasOwn(object, extra)) defineOwn(object, extra, 1);
+      return object;
+    }),
+  );
+  return fc.oneof(...options);
+}
+
+function defineOwn(object: object, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** An enum member or bound as a value: a Lexeme becomes the number it writes (exact mode: in every representation). */
+function asValue(value: unknown, exact: boolean): unknown {
+  if (value instanceof Lexeme) return exact ? parseJson(value.text, { exactNumbers: true }) : Number(value.text);
+  if (Array.isArray(value)) return value.map((item) => asValue(item, exact));
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) defineOwn(copy, key, asValue((value as Record<string, unknown>)[key], exact));
+    return copy;
+  }
+  return value;
+}
+
+/** Exact mode: a number as a double, as a bigint when whole, and as a JsonNumber of the same value. */
+function exactForm(n: number): fc.Arbitrary<unknown> {
+  const forms: unknown[] = [n, new JsonNumber(JSON.stringify(n))];
+  if (Number.isInteger(n)) forms.push(BigInt(n));
+  return fc.constantFrom(...forms);
+}
+
+/**
+ * A JSON value made hostile while keeping most of its JSON meaning: non-enumerable and accessor
+ * properties, symbol keys, null-prototype objects, class instances, sparse arrays, boxed primitives.
+ * The reference validator decides what each means as JSON.
+ */
+export function hostileVersion(value: unknown): fc.Arbitrary<unknown> {
+  const leaf = fc.constantFrom<unknown>(undefined, Symbol('s'), () => 1, Number.NaN, new Number(1), new String('a'), new Boolean(true), new Date(0), new Map(), 1n);
+  if (Array.isArray(value)) {
+    return fc
+      .tuple(fc.tuple(...value.map((item) => fc.oneof({ weight: 4, arbitrary: hostileVersion(item) }, { weight: 1, arbitrary: leaf }))), fc.constantFrom('plain', 'plain', 'sparse', 'subclass', 'extra-key'))
+      .map(([items, form]) => {
+        const array: unknown[] = form === 'subclass' ? new (class Items extends Array<unknown> {})() : [];
+        items.forEach((item, i) => {
+          if (!(form === 'sparse' && i === 0)) array[i] = item;
+        });
+        if (form === 'sparse') array.length = Math.max(array.length, 1);
+        if (form === 'extra-key') (array as unknown as Record<string, unknown>)['extra'] = 1;
+        return array;
+      });
+  }
+  if (typeof value !== 'object' || value === null) return fc.oneof({ weight: 6, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: leaf });
+  const keys = Object.keys(value);
+  const source = value as Record<string, unknown>;
+  return fc
+    .tuple(
+      fc.tuple(...keys.map((key) => fc.tuple(fc.oneof({ weight: 5, arbitrary: hostileVersion(source[key]) }, { weight: 1, arbitrary: leaf }), fc.constantFrom('data', 'data', 'data', 'hidden', 'getter', 'hidden-getter')))),
+      fc.constantFrom('plain', 'plain', 'null-prototype', 'class-instance'),
+      fc.option(fc.tuple(fc.constantFrom('a', 'b', 'name', 'extra', 'toString'), fc.constantFrom('hidden', 'symbol', 'enumerable')), { nil: undefined }),
+    )
+    .map(([members, form, extra]) => {
+      const object: Record<string | symbol, unknown> = form === 'null-prototype' ? Object.create(null) : form === 'class-instance' ? new (class Instance {})() : {};
+      members.forEach(([member, how], i) => {
+        const key = keys[i]!;
+        if (how === 'data') Object.defineProperty(object, key, { value: member, enumerable: true, writable: true, configurable: true });
+        else if (how === 'hidden') Object.defineProperty(object, key, { value: member, enumerable: false, configurable: true });
+        else Object.defineProperty(object, key, { get: () => member, enumerable: how === 'getter', configurable: true });
+      });
+      if (extra !== undefined) {
+        const [key, how] = extra;
+        if (how === 'symbol') object[Symbol(key)] = 1;
+        else if (!Object.hasOwn(object, key)) Object.defineProperty(object, key, { value: 1, enumerable: how === 'enumerable', configurable: true });
+      }
+      return object;
+    });
 }

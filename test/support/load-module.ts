@@ -44,14 +44,27 @@ export interface LoadedContract {
 }
 
 /** Compiles one contract text and loads its module; throws with the diagnostics if it has errors. */
-export function compileContract(text: string, file = 'test.contract.json'): LoadedContract {
-  const result = compileContracts([{ file, text }]);
+export function compileContract(text: string, file = 'test.contract.json', options: { exactNumbers?: boolean } = {}): LoadedContract {
+  const result = compileContracts([{ file, text }], options);
   const module = result.files.find((f) => f.path !== 'index.ts');
   if (module === undefined) throw new Error(`contract did not compile:\n${result.diagnostics.map((d) => `${d.code} ${d.message} ${d.pointer}`).join('\n')}`);
   return loadModule<{ contract: LoadedContract }>(module.text).contract;
 }
 
 /** A contract whose input is `schemaText` (exact source text, so number lexemes survive). */
-export function compileSchema(schemaText: string): LoadedValidator {
-  return compileContract(`{"name":"test.schema","description":"Test.","input":${schemaText},"output":{}}`).input;
+export function compileSchema(schemaText: string, options: { exactNumbers?: boolean } = {}): LoadedValidator {
+  return compileContract(`{"name":"test.schema","description":"Test.","input":${schemaText},"output":{}}`, 'test.contract.json', options).input;
 }
+
+/**
+ * A failed `validate` names the real issues: at least one, and never the generic "does not match
+ * the schema" that the module adds only when the fast pass and the issue pass disagree (a bug).
+ */
+export function realIssueMessages(result: ReturnType<LoadedValidator['validate']>): string[] {
+  if (result.ok) return [];
+  const messages = result.issues.map((i) => i.message);
+  if (messages.length === 0 || messages.includes(fallbackIssueMessage)) throw new Error(`validate fell back to the generic issue: ${JSON.stringify(result.issues)}`);
+  return messages;
+}
+
+export const fallbackIssueMessage = 'does not match the schema';

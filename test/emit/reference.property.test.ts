@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { broadSchema, hostileVersion, nearValue, type Schema } from '../support/arbitraries.js';
+import { compileSchema, realIssueMessages, type LoadedValidator } from '../support/load-module.js';
+import { referenceHolds, schemaText } from '../support/reference-validator.js';
+
+/**
+ * The generated validators against the independent reference validator (test/support), on random
+ * schemas of the whole subset and on random JS values, JSON or not: `is(v)` and `validate(v).ok`
+ * must both equal the reference's verdict on what `v` means as JSON, and a failed `validate` must
+ * name the real issue, never the generic fallback that hides a disagreement between the passes.
+ */
+function expectAgreement(validator: LoadedValidator, schema: Schema, value: unknown, exact: boolean): void {
+  const expected = referenceHolds(schema, value, exact);
+  const result = validator.validate(value);
+  const context = { schema: schemaText(schema), value: render(value), expected };
+  expect({ ...context, is: validator.is(value) }).toEqual({ ...context, is: expected });
+  expect({ ...context, ok: result.ok }).toEqual({ ...context, ok: expected });
+  if (!result.ok) expect(realIssueMessages(result).length).toBeGreaterThan(0);
+}
+
+/** A readable rendering of a hostile value for a failure message (JSON.stringify would hide what matters). */
+function render(value: unknown, depth = 0): string {
+  if (depth > 4) return '…';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol' || typeof value === 'function' || value === undefined) return String(value);
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  const tag = Array.isArray(value) ? (prototype === Array.prototype ? '' : 'Array-subclass ') : prototype === Object.prototype ? '' : prototype === null ? 'null-prototype ' : `${value.constructor?.name ?? 'instance'} `;
+  const members = Reflect.ownKeys(value).map((key) => {
+    const d = Object.getOwnPropertyDescriptor(value, key)!;
+    const flags = `${d.enumerable ? '' : 'hidden '}${'get' in d ? 'getter ' : ''}`;
+    return `${flags}${String(key)}: ${'value' in d ? render(d.value, depth + 1) : '…'}`;
+  });
+  return `${tag}{ ${members.join(', ')} }`;
+}
+
+const casesFor = (exact: boolean) =>
+  broadSchema(2).chain((schema) =>
+    fc.tuple(
+      fc.constant(schema),
+      fc.array(
+        nearValue(schema, exact).chain((value) => fc.oneof({ weight: 2, arbitrary: fc.constant(value) }, { weight: 3, arbitrary: hostileVersion(value) })),
+        { minLength: 30, maxLength: 30 },
+      ),
+    ),
+  );
+
+function agreeOnRandomCases(exact: boolean, numRuns: number): void {
+  fc.assert(
+    fc.property(casesFor(exact), ([schema, values]) => {
+      const validator = compileSchema(schemaText(schema), { exactNumbers: exact });
+      for (const value of values) expectAgreement(validator, schema, value, exact);
+    }),
+    { numRuns },
+  );
+}
+
+describe('generated validators agree with the reference validator (property)', () => {
+  it('default mode: random schemas, JSON and non-JSON values', () => agreeOnRandomCases(false, 250));
+
+  it('exact mode: numbers as doubles, bigints and JsonNumbers too', () => agreeOnRandomCases(true, 150));
+
+  it('with an enumerable property polluting Object.prototype: verdicts stay those on the value as JSON', () => {
+    fc.assert(
+      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'zzz', 'b'), fc.jsonValue({ maxDepth: 1 }), ([schema, values], key, polluted) => {
+        const validator = compileSchema(schemaText(schema));
+        const prototype = Object.prototype as Record<string, unknown>;
+        prototype[key] = polluted;
+        try {
+          for (const value of values) expectAgreement(validator, schema, value, false);
+        } finally {
+          delete prototype[key];
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('with a non-enumerable property on Object.prototype: an inherited value never stands in for an own one', () => {
+    fc.assert(
+      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'b'), ([schema, values], key) => {
+        const validator = compileSchema(schemaText(schema));
+        Object.defineProperty(Object.prototype, key, { value: 1, enumerable: false, configurable: true, writable: true });
+        try {
+          for (const value of values) expectAgreement(validator, schema, value, false);
+        } finally {
+          delete (Object.prototype as Record<string, unknown>)[key];
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
