@@ -1,5 +1,5 @@
 import type { ToolContract, ValidationIssue } from './contract.js';
-import { defaultEnvelopeLimits, envelopeProblem, parsedWithinLimits, type EnvelopeLimits } from './envelope.js';
+import { copyEnvelope, defaultEnvelopeLimits, describeThrown, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
@@ -48,10 +48,11 @@ export interface CatalogEntry {
 }
 
 export interface RuntimeOptions {
+  /** Positive whole numbers; invalid values throw a RangeError at construction. */
   readonly envelope?: Partial<EnvelopeLimits>;
-  /** How many of the latest records `records()` keeps (default 1,000); `onRecord` hears them all. */
+  /** How many of the latest records `records()` keeps (default 1,000; 0 keeps none, Infinity all); `onRecord` hears them all. */
   readonly maxRecords?: number;
-  /** Called with every record as it is created or reaches its outcome. */
+  /** Called with every record as it is created or reaches its outcome. What it throws is ignored: a call's outcome never depends on it. */
   readonly onRecord?: (record: CallRecord) => void;
 }
 
@@ -66,6 +67,8 @@ interface ToolEntry {
   readonly contract: AnyContract;
   /** Absent for protocol tools, which are completed from outside. */
   readonly handler?: Handler;
+  /** Known to return promises (an async function, or one that returned a promise once): `call` refuses it before running it. */
+  asynchronous: boolean;
   /** Calls left; undefined is unlimited. */
   remaining: number | undefined;
 }
@@ -105,19 +108,26 @@ export class CapabilityRuntime {
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
+    for (const [key, value] of Object.entries(this.limits)) {
+      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`envelope.${key} must be a whole number of at least 1, got ${String(value)}`);
+    }
     this.maxRecords = options.maxRecords ?? 1_000;
+    if (!(Number.isSafeInteger(this.maxRecords) && this.maxRecords >= 0) && this.maxRecords !== Number.POSITIVE_INFINITY) {
+      throw new RangeError(`maxRecords must be a whole number of at least 0 (0 keeps none) or Infinity, got ${String(options.maxRecords)}`);
+    }
+    if (options.onRecord !== undefined && typeof options.onRecord !== 'function') throw new RangeError('onRecord must be a function');
   }
 
   // ---- registration
 
   /** The handler gets `{ tool, callId, input }` and returns the output, or throws `ToolError.denied(…)`. */
   registerValidatedJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (request: ToolRequest<I>) => NoInfer<O> | Promise<NoInfer<O>>): void {
-    this.register(policy, metadata, contract, handler as Handler);
+    this.register(policy, metadata, contract, handler as Handler, isAsyncFunction(handler));
   }
 
   /** A tool served outside the process: calls go through `defer` and end with `complete` or `fail`. */
   registerValidatedProtocolJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>): void {
-    this.register(policy, metadata, contract, undefined);
+    this.register(policy, metadata, contract, undefined, false);
   }
 
   /** The handler takes the typed input and returns the typed output; TypeScript checks both against the contract. */
@@ -126,19 +136,23 @@ export class CapabilityRuntime {
   }
 
   registerTypedJsonToolWithMetadata<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (input: I) => NoInfer<O> | Promise<NoInfer<O>>): void {
-    this.register(policy, metadata, contract, (request) => handler(request.input as I));
+    this.register(policy, metadata, contract, (request) => handler(request.input as I), isAsyncFunction(handler));
   }
 
-  private register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined): void {
+  private register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined, asynchronous: boolean): void {
     if (policy.name !== contract.name) throw new RegistrationError(`policy names the tool "${policy.name}" but its contract is for "${contract.name}"`);
     if (this.tools.has(policy.name)) throw new RegistrationError(`tool "${policy.name}" is already registered`);
-    const entry: ToolEntry = { name: policy.name, metadata, contract, remaining: policy.callBudget };
+    const entry: ToolEntry = { name: policy.name, metadata, contract, asynchronous, remaining: policy.callBudget };
     this.tools.set(policy.name, handler === undefined ? entry : { ...entry, handler });
   }
 
   // ---- calls
 
-  /** A synchronous call. Never throws for a caller's mistake: every failure is a `ToolError` result. */
+  /**
+   * A synchronous call. Never throws, whatever the caller passes or the handler does: every
+   * failure is a `ToolError` result. A handler known to be asynchronous is refused before it runs
+   * (`asynchronous_handler`, nothing reserved): use `callAsync`.
+   */
   call<O = unknown>(name: string, input: unknown): CallResult<O> {
     return this.callWith(name, input, false);
   }
@@ -147,17 +161,34 @@ export class CapabilityRuntime {
     const started = this.start(name, input, false, parsedFromJson);
     if (!started.ok) return started;
     const call = started.call;
-    let output: unknown;
-    try {
-      output = call.entry.handler!({ tool: name, callId: call.record.callId, input });
-    } catch (error) {
-      return this.finish(call, { error: handlerError(error) }) as CallResult<O>;
+    const outcome = runHandler(call);
+    if ('then' in outcome) {
+      // It ran, so the reserved call stays used; from now on `call` refuses it before it runs.
+      call.entry.asynchronous = true;
+      settleThenable(outcome.then, () => undefined);
+      return this.finish(call, { error: new ToolError('handler_failed', `the handler of "${call.entry.name}" returned a promise: call it with callAsync()`) }) as CallResult<O>;
     }
-    if (isPromiseLike(output)) {
-      output.then(undefined, () => undefined);
-      return this.finish(call, { error: new ToolError('handler_failed', `the handler of "${name}" is asynchronous: call it with defer() and pump()`) }) as CallResult<O>;
+    return this.finish(call, outcome) as CallResult<O>;
+  }
+
+  /**
+   * The one call for hosts: synchronous and asynchronous handlers alike, and protocol tools, whose
+   * promise resolves when `complete`, `fail` or `cancel` ends the call. The same path, records and
+   * budget rules as `call`; the promise never rejects.
+   */
+  callAsync<O = unknown>(name: string, input: unknown): Promise<CallResult<O>> {
+    const started = this.start(name, input, true);
+    if (!started.ok) return Promise.resolve(started);
+    const handle = newHandle(started.call.record.callId, started.call.entry.name);
+    const call: DeferredOpenCall = { ...started.call, handle };
+    this.open.set(handle.callId, call);
+    if (call.entry.handler === undefined) {
+      handle.state = 'pending';
+      this.notify(call.record);
+    } else {
+      this.run(call);
     }
-    return this.finish(call, { output }) as CallResult<O>;
+    return handle.result as Promise<CallResult<O>>;
   }
 
   /** A call with JSON text in and JSON text out. Malformed JSON is denied as `invalid_json`. */
@@ -194,7 +225,7 @@ export class CapabilityRuntime {
     this.open.set(handle.callId, call);
     if (call.entry.handler === undefined) {
       handle.state = 'pending';
-      this.options.onRecord?.({ ...call.record });
+      this.notify(call.record);
     } else {
       this.queue.push(call);
     }
@@ -209,26 +240,21 @@ export class CapabilityRuntime {
   pump(limit = Number.POSITIVE_INFINITY): number {
     let started = 0;
     while (started < limit && this.queue.length > 0) {
-      const call = this.queue.shift()!;
+      this.run(this.queue.shift()!);
       started++;
-      call.handle.state = 'running';
-      let output: unknown;
-      try {
-        output = call.entry.handler!({ tool: call.entry.name, callId: call.record.callId, input: call.input });
-      } catch (error) {
-        this.settle(call, { error: handlerError(error) });
-        continue;
-      }
-      if (isPromiseLike(output)) {
-        Promise.resolve(output).then(
-          (value) => this.settle(call, { output: value }),
-          (error: unknown) => this.settle(call, { error: handlerError(error) }),
-        );
-      } else {
-        this.settle(call, { output });
-      }
     }
     return started;
+  }
+
+  /** Runs a deferred call's handler; a promise it returns settles the call when it settles. */
+  private run(call: DeferredOpenCall): void {
+    call.handle.state = 'running';
+    const outcome = runHandler(call);
+    if (!('then' in outcome)) {
+      this.settle(call, outcome);
+      return;
+    }
+    settleThenable(outcome.then, (settlement) => this.settle(call, settlement));
   }
 
   /** Completes a pending protocol call; its output is held to the envelope and the output contract. */
@@ -240,13 +266,13 @@ export class CapabilityRuntime {
   /** Ends a pending protocol call with an error (a `denied` error is recorded as denied). */
   fail(callId: string, error: ToolError | string): CallResult {
     const call = this.takePending(callId);
-    return this.settle(call, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : error });
+    return this.settle(call, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
   }
 
   /** Cancels a queued or pending call and gives its reserved call back to the budget. */
   cancel(callId: string): CallResult {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle.state === 'running') throw new ToolError('unknown_call', `no queued or pending call "${callId}" to cancel`);
+    if (call === undefined || call.handle.state === 'running') throw new ToolError('unknown_call', `no queued or pending call ${quoted(callId)} to cancel`);
     this.open.delete(callId);
     const queued = this.queue.indexOf(call);
     if (queued >= 0) this.queue.splice(queued, 1);
@@ -260,7 +286,8 @@ export class CapabilityRuntime {
   // ---- what the host can see
 
   records(): CallRecord[] {
-    return this.callRecords.slice(-this.maxRecords).map((record) => ({ ...record }));
+    const kept = this.callRecords.length > this.maxRecords ? this.callRecords.slice(this.callRecords.length - this.maxRecords) : this.callRecords;
+    return kept.map((record) => ({ ...record }));
   }
 
   /** Every tool with its contract's schemas (copies, never shared objects), sorted by name. */
@@ -288,19 +315,23 @@ export class CapabilityRuntime {
   // ---- the one call path
 
   private start(name: string, input: unknown, deferred: boolean, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
-    const record = this.openRecord(name);
-    const entry = this.tools.get(name);
-    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named "${name}"; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
-    if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${name}" is served outside the process: call it with defer() and complete()`));
-    const problem = parsedFromJson ? rootProblem(input) : envelopeProblem(input, this.limits, entry.contract.exactNumbers);
-    if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${name}" is not a plain JSON object or array: ${problem}`));
-    if (!entry.contract.input.is(input)) {
-      const issues = issuesOf(entry.contract.input.validate(input));
-      return this.deny(record, new ToolError('invalid_input', `input for "${name}" does not match its contract: ${describeIssues(issues)}`, issues));
+    const tool = typeof name === 'string' ? name : describeThrown(name);
+    const record = this.openRecord(tool);
+    const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
+    if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`));
+    if (!deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`));
+    // The handler receives the copy that was validated, never the caller's object (parsed JSON is ours alone).
+    const value = parsedFromJson ? input : copyEnvelope(input, this.limits, entry.contract.exactNumbers);
+    const problem = parsedFromJson ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
+    if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`));
+    if (!entry.contract.input.is(value)) {
+      const issues = issuesOf(entry.contract.input.validate(value));
+      return this.deny(record, new ToolError('invalid_input', `input for "${tool}" does not match its contract: ${describeIssues(issues)}`, issues));
     }
-    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${name}" has used its whole call budget`));
+    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: { entry, record, input } };
+    return { ok: true, call: { entry, record, input: value } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
@@ -312,18 +343,17 @@ export class CapabilityRuntime {
     if ('error' in settlement) {
       error = settlement.error;
     } else {
-      const output = settlement.output;
-      const problem = envelopeProblem(output, this.limits, entry.contract.exactNumbers);
-      if (problem !== undefined) {
-        error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${problem}`);
-      } else if (!entry.contract.output.is(output)) {
-        const issues = issuesOf(entry.contract.output.validate(output));
+      const copy = copyEnvelope(settlement.output, this.limits, entry.contract.exactNumbers);
+      if (copy === undefined) {
+        error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(settlement.output, this.limits, entry.contract.exactNumbers)}`);
+      } else if (!entry.contract.output.is(copy)) {
+        const issues = issuesOf(entry.contract.output.validate(copy));
         error = new ToolError('invalid_output', `output of "${name}" does not match its contract: ${describeIssues(issues)}`, issues);
+      } else {
+        // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
+        this.closeRecord(call.record, 'completed');
+        return { ok: true, callId, output: copy };
       }
-    }
-    if (error === undefined) {
-      this.closeRecord(call.record, 'completed');
-      return { ok: true, callId, output: (settlement as { output: unknown }).output };
     }
     this.closeRecord(call.record, error.code === 'denied' ? 'denied' : 'failed', error.code);
     return { ok: false, callId, error };
@@ -338,7 +368,7 @@ export class CapabilityRuntime {
 
   private takePending(callId: string): DeferredOpenCall {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call "${callId}": unknown, not a protocol call, or already finished`);
+    if (call === undefined || call.handle.state !== 'pending') throw new ToolError('unknown_call', `no pending protocol call ${quoted(callId)}: unknown, not a protocol call, or already finished`);
     return call;
   }
 
@@ -349,6 +379,7 @@ export class CapabilityRuntime {
 
   private openRecord(tool: string): MutableRecord {
     const record: MutableRecord = { tool, callId: `call-${this.nextCallId++}`, outcome: 'pending', startedAt: Date.now() };
+    if (this.maxRecords === 0) return record;
     this.callRecords.push(record);
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
     if (this.callRecords.length >= 2 * this.maxRecords) this.callRecords = this.callRecords.slice(-this.maxRecords);
@@ -360,7 +391,17 @@ export class CapabilityRuntime {
     record.finishedAt = Date.now();
     record.durationMs = record.finishedAt - record.startedAt;
     if (errorCode !== undefined) record.errorCode = errorCode;
-    this.options.onRecord?.({ ...record });
+    this.notify(record);
+  }
+
+  private notify(record: MutableRecord): void {
+    const listener = this.options.onRecord;
+    if (listener === undefined) return;
+    try {
+      listener({ ...record });
+    } catch {
+      // The listener's own failure; the call's outcome is already decided and stays as it is.
+    }
   }
 }
 
@@ -385,16 +426,59 @@ function newHandle(callId: string, tool: string): MutableHandle {
   return handle;
 }
 
+const toolErrorCodes: ReadonlySet<string> = new Set<ToolErrorCode>(['denied', 'unknown_tool', 'invalid_json', 'invalid_envelope', 'invalid_input', 'budget_exhausted', 'handler_failed', 'invalid_output', 'cancelled', 'unknown_call', 'asynchronous_handler']);
+
+/** Whatever a handler threw, as a ToolError; reading what it threw can throw too, and is contained. */
 function handlerError(error: unknown): ToolError {
-  return error instanceof ToolError ? error : new ToolError('handler_failed', `the handler failed: ${error instanceof Error ? error.message : String(error)}`);
+  try {
+    if (error instanceof ToolError && toolErrorCodes.has(error.code) && typeof error.message === 'string') return error;
+  } catch {
+    // A revoked proxy or a hostile getter: described below like anything else.
+  }
+  return new ToolError('handler_failed', `the handler failed: ${describeThrown(error)}`);
+}
+
+/** A handler's result, its `then` when it is a thenable, or what it threw. Reading `then` may throw as well. */
+function runHandler(call: OpenCall): Settlement | { readonly then: () => Promise<unknown> } {
+  let output: unknown;
+  try {
+    output = call.entry.handler!({ tool: call.entry.name, callId: call.record.callId, input: call.input });
+    if ((typeof output !== 'object' && typeof output !== 'function') || output === null) return { output };
+    const then: unknown = (output as { then?: unknown }).then;
+    if (typeof then !== 'function') return { output };
+    const thenable = output;
+    return { then: () => new Promise<unknown>((resolve, reject) => (then as (ok: (v: unknown) => void, fail: (e: unknown) => void) => unknown).call(thenable, resolve, reject)) };
+  } catch (error) {
+    return { error: handlerError(error) };
+  }
+}
+
+/** Awaits a handler's thenable; whatever it does, `done` runs once and nothing is left unhandled. */
+function settleThenable(then: () => Promise<unknown>, done: (settlement: Settlement) => void): void {
+  let promise: Promise<unknown>;
+  try {
+    promise = then();
+  } catch (error) {
+    promise = Promise.reject(error);
+  }
+  promise.then(
+    (output) => done({ output }),
+    (error: unknown) => done({ error: handlerError(error) }),
+  );
+}
+
+function isAsyncFunction(handler: unknown): boolean {
+  const tag = Object.prototype.toString.call(handler);
+  return tag === '[object AsyncFunction]' || tag === '[object AsyncGeneratorFunction]';
+}
+
+/** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */
+function quoted(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describeThrown(value);
 }
 
 function issuesOf(result: { ok: boolean; issues?: readonly ValidationIssue[] }): readonly ValidationIssue[] {
   return result.issues ?? [];
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function copyJson(value: Readonly<Record<string, unknown>>): Record<string, unknown> {

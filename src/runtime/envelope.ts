@@ -44,49 +44,103 @@ type Frame = { readonly enter: true; readonly value: unknown; readonly path: str
  * wrong, or undefined.
  */
 export function envelopeProblem(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits, exactNumbers = false): string | undefined {
+  return copyEnvelope(root, limits, exactNumbers) === undefined ? whyNotEnvelope(root, limits, exactNumbers) : undefined;
+}
+
+/** What is wrong with a value `copyEnvelope` refused. */
+export function whyNotEnvelope(root: unknown, limits: EnvelopeLimits, exactNumbers: boolean): string {
   try {
     if (!isPlainObject(root) && !isPlainArray(root)) return `must be a JSON object or array, got ${describe(root)}`;
-    if (isEnvelope(root, limits, exactNumbers)) return undefined;
     return walk(root, limits, exactNumbers) ?? 'is not a plain JSON value';
   } catch (error) {
-    return `could not be inspected: ${String(error)}`;
+    return `could not be inspected: ${describeThrown(error)}`;
   }
 }
 
 /**
- * The common case, answered without building paths or tracking open containers: a cycle cannot
- * hide from it, since it runs past maxDepth. Only when this says no does `walk` find out why.
+ * A fresh copy of a plain JSON object or array, built from one read of every property's
+ * descriptor (getters are never invoked), or undefined when the value is not one. What a
+ * validator then checks, and a handler then receives, is this copy: a caller that changes its
+ * object afterwards, or a Proxy that answers differently the next time, changes nothing. Answered
+ * without building paths or tracking open containers: a cycle cannot hide, since it runs past
+ * maxDepth. Only when this says no does `walk` find out why.
  */
-function isEnvelope(root: object, limits: EnvelopeLimits, exactNumbers: boolean): boolean {
-  const values: unknown[] = [root];
-  const depths: number[] = [1];
-  let nodes = 0;
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    if (++nodes > limits.maxNodes) return false;
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return false;
-      continue;
+export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnvelopeLimits, exactNumbers = false): object | undefined {
+  try {
+    const rootCopy = containerCopy(root);
+    if (rootCopy === undefined) return undefined;
+    const sources: object[] = [root as object];
+    const targets: object[] = [rootCopy];
+    const depths: number[] = [1];
+    let nodes = 1;
+    while (sources.length > 0) {
+      const source = sources.pop()!;
+      const target = targets.pop()! as Record<string, unknown>;
+      const depth = depths.pop()!;
+      if (depth > limits.maxDepth) return undefined;
+      const array = Array.isArray(target);
+      const keys = Reflect.ownKeys(source);
+      if (array && keys.length !== (source as unknown[]).length + 1) return undefined;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (typeof key === 'symbol') return undefined;
+        if (array && key === 'length') continue;
+        const descriptor = Object.getOwnPropertyDescriptor(source, key);
+        if (descriptor === undefined || !('value' in descriptor) || !descriptor.enumerable) return undefined;
+        if (++nodes > limits.maxNodes) return undefined;
+        let value: unknown = descriptor.value;
+        if (typeof value === 'object' && value !== null) {
+          if (!(exactNumbers && isJsonNumber(value))) {
+            const child = containerCopy(value);
+            if (child === undefined) return undefined;
+            sources.push(value);
+            targets.push(child);
+            depths.push(depth + 1);
+            value = child;
+          }
+        } else if (!isJsonScalar(value, exactNumbers)) {
+          return undefined;
+        }
+        // A plain assignment of "__proto__" would set the prototype instead of the key.
+        if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+        else target[key] = value;
+      }
     }
-    if (exactNumbers && isExactNumber(value)) continue;
-    if (typeof value !== 'object' || depth > limits.maxDepth) return false;
-    const array = isPlainArray(value);
-    if (!array && !isPlainObject(value)) return false;
-    const keys = Reflect.ownKeys(value);
-    if (array && keys.length !== value.length + 1) return false;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (typeof key === 'symbol') return false;
-      if (array && key === 'length') continue;
-      const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
-      if (!('value' in descriptor) || !descriptor.enumerable) return false;
-      values.push(descriptor.value);
-      depths.push(depth + 1);
-    }
+    return rootCopy;
+  } catch {
+    return undefined;
   }
-  return true;
+}
+
+function isJsonScalar(value: unknown, exactNumbers: boolean): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'bigint':
+      return exactNumbers;
+    default:
+      return value === null;
+  }
+}
+
+/** An empty container of the same kind, for a plain object or array; undefined for anything else. */
+function containerCopy(value: unknown): object | undefined {
+  if (isPlainArray(value)) return [];
+  if (isPlainObject(value)) return {};
+  return undefined;
+}
+
+/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
+export function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return 'a value that cannot be turned into text';
+  }
 }
 
 function walk(root: object, limits: EnvelopeLimits, exactNumbers: boolean): string | undefined {

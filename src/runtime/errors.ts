@@ -11,7 +11,8 @@ export type ToolErrorCode =
   | 'handler_failed'
   | 'invalid_output'
   | 'cancelled'
-  | 'unknown_call';
+  | 'unknown_call'
+  | 'asynchronous_handler';
 
 export class ToolError extends Error {
   override readonly name = 'ToolError';

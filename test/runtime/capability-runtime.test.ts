@@ -138,10 +138,22 @@ describe('the synchronous call path', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  it('refuses to run an asynchronous handler synchronously', () => {
-    const { runtime } = mathRuntime(undefined, async () => ({ total: 1 }));
+  it('fails a handler that returns a promise, then refuses it before it runs again', () => {
+    const { runtime, seen } = mathRuntime(5, async () => ({ total: 1 }));
+    const first = runtime.call('math.add', { left: 1, right: 1 });
+    expect(!first.ok && [first.error.code, first.error.message]).toEqual(['handler_failed', 'the handler of "math.add" returned a promise: call it with callAsync()']);
+    const second = runtime.call('math.add', { left: 1, right: 1 });
+    expect(!second.ok && second.error.code).toBe('asynchronous_handler');
+    expect([seen.length, runtime.remainingCalls('math.add')]).toEqual([1, 4]);
+  });
+
+  it('refuses an async function handler before running it, reserving nothing', () => {
+    const runtime = new CapabilityRuntime();
+    let ran = 0;
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(1), mathAdd, async ({ left, right }) => (ran++, { total: left + right }));
     const result = runtime.call('math.add', { left: 1, right: 1 });
-    expect(!result.ok && result.error.message).toContain('call it with defer() and pump()');
+    expect(!result.ok && [result.error.code, result.error.message]).toEqual(['asynchronous_handler', 'the handler of "math.add" is asynchronous: call it with callAsync()']);
+    expect([ran, runtime.remainingCalls('math.add'), runtime.records()[0]!.outcome]).toEqual([0, 1, 'denied']);
   });
 });
 
@@ -266,7 +278,7 @@ describe('deferred calls, completed from outside', () => {
 
   it('cannot be called synchronously', () => {
     const result = protocolRuntime().call('notes.search', validSearch);
-    expect(!result.ok && result.error.message).toContain('call it with defer() and complete()');
+    expect(!result.ok && result.error.message).toContain('call it with callAsync(), or defer() and complete()');
   });
 
   it('lists the catalog with copied schemas, and prompt-only schemas that validate nothing', () => {
