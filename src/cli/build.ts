@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
 import type { EmitKind } from '../output/file-set.js';
 import { compileInParallel } from '../parallel/compile-in-parallel.js';
@@ -66,16 +67,18 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
   };
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
-    const schedule = (_event: string, fileName: string | Buffer | null): void => {
-      // Our own writes (an output folder inside a watched one) must not trigger another build.
-      if (fileName !== null && /\.(ts|js|tmp)$/.test(String(fileName))) return;
+    const schedule = (): void => {
       clearTimeout(timer);
       timer = setTimeout(() => rebuild().catch(reject), debounceMs);
     };
     // Watching starts before the first build, so a change made as soon as it reports is seen.
-    const watchers: FSWatcher[] = inputs.map((input) => watch(input, { recursive: true }, schedule));
+    const watchers = inputs.map((input) => new InputWatcher(input, schedule));
+    // Saves by rename, deletions and re-creations replace what a watcher holds: re-arm on a change of
+    // kind or identity. The interval also keeps the process alive when every watcher has closed.
+    const rearm = setInterval(() => watchers.forEach((w) => w.rearmIfReplaced()), rearmMs);
     const stop = (): void => {
       clearTimeout(timer);
+      clearInterval(rearm);
       watchers.forEach((w) => w.close());
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -87,4 +90,80 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
     signal?.addEventListener('abort', stop);
     rebuild().catch(reject);
   });
+}
+
+const rearmMs = 500;
+
+/** Our own writes (an output folder inside a watched one) must not trigger another build. */
+const ownOutput = /\.(ts|js|tmp|lock)$/;
+
+/**
+ * Watches one input as it is now: a folder recursively, a file through its folder (an editor that
+ * saves by writing a temporary file and renaming it over the contract replaces the file's inode,
+ * which a watcher on the file itself would lose), a missing path through its nearest existing
+ * folder. Errors (a watched folder deleted) never escape: the watcher re-arms.
+ */
+class InputWatcher {
+  private watcher: FSWatcher | undefined;
+  private identity = '';
+  /** The watched folder or file went away: an inode may be reused at once, so identity alone cannot tell. */
+  private lost = false;
+
+  constructor(
+    private readonly input: string,
+    private readonly changed: () => void,
+  ) {
+    this.arm();
+  }
+
+  rearmIfReplaced(): void {
+    if (!this.lost && this.watcher !== undefined && identityOf(this.input) === this.identity) return;
+    this.arm();
+    this.changed();
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private arm(): void {
+    this.close();
+    this.lost = false;
+    this.identity = identityOf(this.input);
+    const kind = this.identity.split(':')[0];
+    const folder = kind === 'folder' ? this.input : kind === 'file' ? dirname(this.input) : nearestFolder(this.input);
+    // The one entry of the watched folder that matters: the file itself, or the next folder on the way to a missing input.
+    const entry = kind === 'file' ? basename(this.input) : kind === 'missing' ? relative(folder, resolve(this.input)).split(sep)[0] : undefined;
+    const onEvent = (_event: string, fileName: string | Buffer | null): void => {
+      const name = fileName === null ? null : String(fileName);
+      if (entry !== undefined && name !== null && name !== entry) return;
+      if (kind === 'folder' && name !== null && ownOutput.test(name)) return;
+      if (!existsSync(this.input)) this.lost = true;
+      this.changed();
+    };
+    try {
+      this.watcher = watch(folder, kind === 'folder' ? { recursive: true } : {}, onEvent);
+      this.watcher.on('error', () => {
+        this.lost = true;
+        this.close();
+      });
+    } catch {
+      // Nothing to watch right now (a folder being deleted); the next re-arm tries again.
+      this.watcher = undefined;
+    }
+  }
+}
+
+/** Kind and inode of a path: any save by rename, deletion or re-creation changes it. */
+function identityOf(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return `missing:${nearestFolder(path)}`;
+  return `${stat.isDirectory() ? 'folder' : 'file'}:${stat.dev}:${stat.ino}`;
+}
+
+function nearestFolder(path: string): string {
+  let folder = resolve(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
 }

@@ -6,7 +6,7 @@ import { checkSchema } from '../subset/check-schema.js';
 import { numericReading } from '../subset/evaluate.js';
 import { findSchemaWarnings } from '../subset/warnings.js';
 import type { ContractIR } from './contract-ir.js';
-import { toolNameProblem } from './names.js';
+import { generatedNameProblem, toolNameProblem } from './names.js';
 
 export interface CheckOptions {
   /** Keep every digit of numeric bounds (`--exact-numbers`); default: round to the nearest f64. */
@@ -60,7 +60,9 @@ export function checkContract(source: string | Uint8Array, file: string, options
   const description = textField(field('description'), 'JTC123', 'description', report);
   if (name !== undefined) {
     const problem = toolNameProblem(name.value);
+    const generated = problem === undefined ? generatedNameProblem(name.value) : undefined;
     if (problem !== undefined) report({ code: 'JTC122', position: name.position, pointer: '/name', message: `tool name ${JSON.stringify(name.value)} ${problem}`, hint: 'e.g. "math.add" or "github.create_issue"' });
+    else if (generated !== undefined) report({ code: 'JTC126', position: name.position, pointer: '/name', message: `tool name ${JSON.stringify(name.value)} ${generated}`, hint: 'rename the tool (e.g. "math.add"): its name gives the module file, the type names and the index export' });
   }
   if (description !== undefined && description.value.trim() === '') {
     report({ code: 'JTC123', position: description.position, pointer: '/description', message: 'description is empty', hint: 'say what the tool does: models read it to decide when to call the tool' });

@@ -27,18 +27,20 @@ export function checkContracts(sources: readonly SourceText[], options: CheckOpt
 export type NamedContract = Pick<ContractIR, 'file' | 'name' | 'namePosition'>;
 
 /**
- * Sorts contracts by tool name and rejects a later contract whose tool name (JTC124) or generated
- * type names (JTC125) an earlier one already uses.
+ * Sorts contracts by tool name and rejects a later contract whose tool name (JTC124), generated
+ * type names or module file name ignoring case (JTC125) an earlier one already uses.
  */
 export function checkToolNames<T extends NamedContract>(contracts: readonly T[]): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
   const sorted = [...contracts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, T>();
   const byStem = new Map<string, T>();
+  const byFile = new Map<string, T>();
   const rejected = new Set<T>();
   for (const contract of sorted) {
     const sameName = byName.get(contract.name);
     const sameStem = byStem.get(typeStem(contract.name));
+    const sameFile = byFile.get(contract.name.toLowerCase());
     if (sameName !== undefined) {
       diagnostics.push(makeDiagnostic(contract.file, { code: 'JTC124', position: contract.namePosition, pointer: '/name', message: `tool name ${JSON.stringify(contract.name)} is also used by ${sameName.file}`, hint: 'tool names must be unique across one build' }));
       rejected.add(contract);
@@ -53,9 +55,21 @@ export function checkToolNames<T extends NamedContract>(contracts: readonly T[])
         }),
       );
       rejected.add(contract);
+    } else if (sameFile !== undefined) {
+      diagnostics.push(
+        makeDiagnostic(contract.file, {
+          code: 'JTC125',
+          position: contract.namePosition,
+          pointer: '/name',
+          message: `tool names ${JSON.stringify(sameFile.name)} (${sameFile.file}) and ${JSON.stringify(contract.name)} give module files that differ only in case, which collide on case-insensitive file systems (macOS, Windows)`,
+          hint: 'rename one of the tools',
+        }),
+      );
+      rejected.add(contract);
     }
     byName.set(contract.name, sameName ?? contract);
     byStem.set(typeStem(contract.name), sameStem ?? contract);
+    byFile.set(contract.name.toLowerCase(), sameFile ?? contract);
   }
   return { accepted: sorted.filter((c) => !rejected.has(c)), diagnostics };
 }

@@ -29,10 +29,12 @@ export function discoverContracts(inputs: readonly string[], cwd = process.cwd()
     visited.add(real);
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
-      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path));
-      if (isDir) {
+      const target = entry.isSymbolicLink() ? kindOf(path) : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+      if (target === 'folder') {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path);
-      } else if (entry.name.endsWith(contractSuffix)) {
+      } else if ((target === 'file' || target === 'missing') && entry.name.endsWith(contractSuffix)) {
+        // Regular files only: a FIFO or a device with a contract's name would block the read. A
+        // dangling link is kept, so that reading it reports the missing file.
         found.add(path);
       }
     }
@@ -40,7 +42,8 @@ export function discoverContracts(inputs: readonly string[], cwd = process.cwd()
   for (const input of inputs) {
     const stat = statOrThrow(input);
     if (stat.isDirectory()) withIoErrors(input, () => walk(input));
-    else found.add(input);
+    else if (stat.isFile()) found.add(input);
+    else throw new UsageError(`${input}: not a regular file or a folder`);
   }
   return [...found].map((path) => displayPath(path, cwd)).sort();
 }
@@ -54,11 +57,12 @@ function displayPath(path: string, cwd: string): string {
   return rel.startsWith('..') || rel === '' ? path : rel;
 }
 
-function isDirectory(path: string): boolean {
+function kindOf(path: string): 'folder' | 'file' | 'missing' | 'other' {
   try {
-    return statSync(path).isDirectory();
+    const stat = statSync(path);
+    return stat.isDirectory() ? 'folder' : stat.isFile() ? 'file' : 'other';
   } catch {
-    return false;
+    return 'missing';
   }
 }
 

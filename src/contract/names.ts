@@ -25,3 +25,25 @@ export function exportName(toolName: string): string {
   const stem = typeStem(toolName);
   return stem.charAt(0).toLowerCase() + stem.slice(1);
 }
+
+/** Words an index export cannot be imported under (`import { class } …` does not parse); `default` would be the default export. */
+const reservedWords: ReadonlySet<string> = new Set(
+  'arguments await break case catch class const continue debugger default delete do else enum eval export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield'.split(' '),
+);
+
+/** Device names Windows reserves whatever the extension: `con.get.ts` cannot be created there. */
+const windowsDeviceNames = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/**
+ * Why a syntactically valid tool name cannot give a module file, type names and an index export
+ * that work everywhere; undefined when it can.
+ */
+export function generatedNameProblem(name: string): string | undefined {
+  const stem = typeStem(name);
+  if (stem === '') return 'has no letter or digit to build its type names from';
+  if (/^[0-9]/.test(stem)) return `would give type names that start with a digit (${stem}Input)`;
+  if (name.toLowerCase() === 'index') return 'would be written to the index file itself (index.ts)';
+  if (windowsDeviceNames.test(name.split('.')[0]!)) return `would give the file ${name}.ts, which Windows reserves as a device name`;
+  if (reservedWords.has(exportName(name))) return `would be exported from the index as "${exportName(name)}", a reserved word that cannot be imported`;
+  return undefined;
+}

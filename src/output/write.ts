@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError, contractSuffix, withIoErrors } from '../contract/discover.js';
 import { generatedMarker } from '../emit/marker.js';
@@ -49,28 +50,55 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
   const missing: string[] = [];
   for (const file of files) {
     const path = join(outDir, file.path);
-    if (!existsSync(path)) missing.push(file.path);
-    else if (readFileSync(path, 'utf8') !== file.text) stale.push(file.path);
+    const kind = entryKind(path);
+    if (kind === 'none') missing.push(file.path);
+    else if (kind !== 'file') throw new UsageError(`${path}: is a ${kind} where a generated file belongs; move or remove it`);
+    else if (withIoErrors(path, () => readFileSync(path, 'utf8')) !== file.text) stale.push(file.path);
   }
   const orphaned = existingFiles(outDir).filter((name) => !wanted.has(name) && isGenerated(join(outDir, name)));
   return { stale, missing, orphaned };
 }
 
+/** What stands at a path (through a symlink); a dangling link counts as nothing, since the rename replaces it. */
+function entryKind(path: string): 'none' | 'file' | 'folder' | 'special file' {
+  const stat = withIoErrors(path, () => statSync(path, { throwIfNoEntry: false }));
+  if (stat === undefined) return 'none';
+  return stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'special file';
+}
+
+/** Temporary files of ours: `.jtc-<16 hex>.tmp`, and the `.<file>.<pid>.tmp` names of earlier versions. */
+const tempNamePattern = /^\.jtc-[0-9a-f]{16}\.tmp$|^\..+\.(?:d\.ts|ts|js)\.[0-9]+\.tmp$/;
+const lockName = '.jtc-build.lock';
+
 /**
- * Writes the complete file set or nothing: every file goes to a temporary name first, and only
- * when all are written are they renamed into place; stale generated files are deleted last.
- * A file without our header is never overwritten or deleted.
+ * Writes the complete file set or nothing: every file goes to a temporary name first (created
+ * exclusively, with an unpredictable name, so a planted file or symlink is never written through),
+ * and only when all are written are they renamed into place; stale generated files are deleted
+ * last. A file without our header is never overwritten or deleted. The folder is locked while
+ * this runs: a second build into it stops with a message instead of mixing its files in.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[]): WriteResult {
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], tempName: () => string = randomTempName): WriteResult {
   withIoErrors(outDir, () => mkdirSync(outDir, { recursive: true }));
+  const release = lockOutput(outDir);
+  try {
+    removeStaleTemps(outDir);
+    return writeLocked(outDir, files, tempName);
+  } finally {
+    release();
+  }
+}
+
+const randomTempName = (): string => `.jtc-${randomBytes(8).toString('hex')}.tmp`;
+
+function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: () => string): WriteResult {
   const drift = compareOutput(outDir, files);
   const changed = new Set([...drift.stale, ...drift.missing]);
   for (const path of drift.stale) {
     if (!isGenerated(join(outDir, path))) throw new UsageError(`${join(outDir, path)}: not a generated file (no "${generatedMarker}" header); refusing to overwrite it`);
   }
-  const pending = files.filter((f) => changed.has(f.path)).map((f) => ({ ...f, target: join(outDir, f.path), temp: join(outDir, `.${f.path}.${process.pid}.tmp`) }));
+  const pending = files.filter((f) => changed.has(f.path)).map((f) => ({ ...f, target: join(outDir, f.path), temp: join(outDir, tempName()) }));
   try {
-    for (const file of pending) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text));
+    for (const file of pending) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text, { flag: 'wx' }));
   } catch (error) {
     for (const file of pending) rmSync(file.temp, { force: true });
     throw error;
@@ -82,4 +110,46 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[]): Wr
     deleted: drift.orphaned,
     unchanged: files.filter((f) => !changed.has(f.path)).map((f) => f.path),
   };
+}
+
+/** Temporary files a killed build left behind; only regular files (or links, which are removed, not followed) with our names. */
+function removeStaleTemps(outDir: string): void {
+  for (const entry of withIoErrors(outDir, () => readdirSync(outDir, { withFileTypes: true }))) {
+    if ((entry.isFile() || entry.isSymbolicLink()) && tempNamePattern.test(entry.name)) withIoErrors(join(outDir, entry.name), () => rmSync(join(outDir, entry.name), { force: true }));
+  }
+}
+
+/** Takes the folder's lock file (exclusive create); a lock whose process no longer runs is taken over. */
+function lockOutput(outDir: string): () => void {
+  const path = join(outDir, lockName);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return withIoErrors(path, () => { throw error; });
+    }
+    const holder = lockHolder(path);
+    if (holder !== undefined) throw new UsageError(`${outDir}: another jtc build (process ${holder}) is writing into this folder; wait for it to finish (if none is running, delete ${path})`);
+    rmSync(path, { force: true });
+  }
+  throw new UsageError(`${outDir}: another jtc build took the lock ${path} at the same moment; run the build again`);
+}
+
+/** The pid in a lock file when that process is alive; undefined for a stale or unreadable lock. */
+function lockHolder(path: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  if (pid === process.pid) return pid;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../../src/contract/check-contract.js';
+import { checkContracts } from '../../src/contract/check-contracts.js';
 import { exportName, toolNameProblem, typeStem } from '../../src/contract/names.js';
 
 const contract = (fields: Record<string, unknown>) => JSON.stringify({ name: 'a.b', description: 'D.', input: {}, output: {}, ...fields });
@@ -53,5 +54,23 @@ describe('tool names', () => {
     expect(typeStem('github.create_pull_request')).toBe('GithubCreatePullRequest');
     expect(exportName('math.add')).toBe('mathAdd');
     expect(typeStem('a.b-c')).toBe(typeStem('a.b_c'));
+  });
+});
+
+describe('names that give generated names that cannot work (JTC126) or collide by case (JTC125)', () => {
+  const nameCodes = (name: string) => checkContract(contract({ name }), 'x').diagnostics.map((d) => d.code);
+  it.each(['index', 'Index', '_1', '_9lives', '_', '__', '_-_', 'class', 'default', 'delete', 'con', 'con.get', 'NUL', 'lpt1.x'])('refuses %j', (name) => {
+    expect(nameCodes(name)).toEqual(['JTC126']);
+  });
+  it.each(['indexer', 'index.get', 'math.class', 'classify', 'console.log', '_a1', 'a._1'])('accepts %j', (name) => {
+    expect(nameCodes(name)).toEqual([]);
+  });
+  it('refuses a second name that differs from another only in case', () => {
+    const result = checkContracts([
+      { file: 'one.contract.json', text: contract({ name: 'a.Bc' }) },
+      { file: 'two.contract.json', text: contract({ name: 'a.bC' }) },
+    ]);
+    expect(result.diagnostics.map((d) => [d.file, d.code])).toEqual([['two.contract.json', 'JTC125']]);
+    expect(result.diagnostics[0]!.message).toContain('differ only in case');
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileContracts, type SourceText } from '../../src/compiler.js';
+import fc from 'fast-check';
+import { checkContracts, compileContracts, type SourceText } from '../../src/compiler.js';
 import { discoverContracts } from '../../src/contract/discover.js';
 import { typecheck } from '../support/typecheck.js';
 
@@ -70,6 +71,21 @@ describe('generated output', () => {
     const math = files.find((f) => f.path === 'valid-math.add.ts')!.text;
     expect(math).toContain('left: number | bigint;');
     expect(math).toContain('// Numbers: exact');
+  });
+
+  it('gives files and identifiers that compile for every tool name it accepts (random names, one build)', () => {
+    const segment = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,6}$/);
+    const names = fc.sample(fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('.')), { numRuns: 300, seed: 7 });
+    const extra = ['index', '_1', '_', 'class', 'Index', 'a.Bc', 'a.bC', 'con', 'constructor', '__proto__', 'toString', 'x_-y', 'A-1.b_2'];
+    const sources = [...new Set([...names, ...extra])].map((name, i) => ({ file: `n${i}.contract.json`, text: JSON.stringify({ name, description: 'D.', input: { type: 'object', properties: { v: { type: 'string' } } }, output: {} }) }));
+    const checked = checkContracts(sources);
+    const accepted = new Set(checked.contracts.map((c) => c.file));
+    expect(checked.diagnostics.every((d) => d.code === 'JTC124' || d.code === 'JTC125' || d.code === 'JTC126')).toBe(true);
+    const { files, diagnostics } = compileContracts(sources.filter((source) => accepted.has(source.file)));
+    expect(diagnostics).toEqual([]);
+    expect(new Set(files.map((f) => f.path.toLowerCase())).size).toBe(files.length);
+    const dir = writeAll(files);
+    expect(typecheck([join(dir, 'index.ts')])).toEqual([]);
   });
 
   it('with --emit js gives ESM JavaScript and declarations that type-check against each other', () => {

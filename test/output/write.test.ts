@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/contract/discover.js';
 import { generatedMarker } from '../../src/emit/marker.js';
 import { assertOutputFolder, compareOutput, writeOutput } from '../../src/output/write.js';
 
@@ -42,10 +44,13 @@ describe('writeOutput', () => {
   it('leaves the complete previous output when a write fails part-way', () => {
     writeOutput(out, files);
     const next = files.map((f) => ({ ...f, text: generated(`${f.path} v2`) }));
-    mkdirSync(join(out, `.index.ts.${process.pid}.tmp`));
-    expect(() => writeOutput(out, next)).toThrow();
+    // The second temporary file cannot be created (a folder stands at its name): the first was written.
+    const names = ['.jtc-00000000000000a1.tmp', '.jtc-00000000000000a2.tmp', '.jtc-00000000000000a3.tmp'];
+    mkdirSync(join(out, names[1]!));
+    let n = 0;
+    expect(() => writeOutput(out, next, () => names[n++]!)).toThrow();
     expect(files.map((f) => readFileSync(join(out, f.path), 'utf8'))).toEqual(files.map((f) => f.text));
-    expect(existsSync(join(out, `.a.ts.${process.pid}.tmp`))).toBe(false);
+    expect(existsSync(join(out, names[0]!))).toBe(false);
   });
 });
 
@@ -65,5 +70,44 @@ describe('assertOutputFolder', () => {
     writeFileSync(join(out, 'x.contract.json'), '{}');
     expect(() => assertOutputFolder(out, [])).toThrow(/holds the contract source/);
     expect(() => assertOutputFolder(join(out, '..'), [join(out, 'x.contract.json')])).toThrow(/holds the contract source/);
+  });
+});
+
+describe('writeOutput against hostile folder states', () => {
+  it('never writes through a symlink planted at a temporary name', () => {
+    mkdirSync(out);
+    const victim = join(out, '..', 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, join(out, '.jtc-00000000000000b1.tmp'));
+    expect(() => writeOutput(out, files, () => '.jtc-00000000000000b1.tmp')).toThrow();
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+  });
+
+  it('removes temporary files a killed build left, and nothing else', () => {
+    mkdirSync(out);
+    const stale = ['.jtc-0123456789abcdef.tmp', '.a.ts.4242.tmp', '.index.d.ts.7.tmp'];
+    for (const name of stale) writeFileSync(join(out, name), '');
+    writeFileSync(join(out, '.jtc-notes.tmp'), 'mine');
+    writeFileSync(join(out, 'draft.tmp'), 'mine');
+    writeOutput(out, files);
+    expect(readdirSync(out).sort()).toEqual(['.jtc-notes.tmp', 'a.ts', 'draft.tmp', 'index.ts']);
+  });
+
+  it('stops with a message while another live build holds the folder, and takes over a dead build\'s lock', () => {
+    mkdirSync(out);
+    writeFileSync(join(out, '.jtc-build.lock'), `${process.ppid}\n`);
+    expect(() => writeOutput(out, files)).toThrow(new RegExp(`another jtc build \\(process ${process.ppid}\\) is writing into this folder`));
+    expect(existsSync(join(out, 'a.ts'))).toBe(false);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(join(out, '.jtc-build.lock'), `${dead}\n`);
+    expect(writeOutput(out, files).written).toEqual(['a.ts', 'index.ts']);
+    expect(existsSync(join(out, '.jtc-build.lock'))).toBe(false);
+  });
+
+  it('says so when a folder stands where a module belongs', () => {
+    mkdirSync(join(out, 'a.ts'), { recursive: true });
+    expect(() => writeOutput(out, files)).toThrow(UsageError);
+    expect(() => writeOutput(out, files)).toThrow(`${join(out, 'a.ts')}: is a folder where a generated file belongs; move or remove it`);
+    expect(existsSync(join(out, 'index.ts'))).toBe(false);
   });
 });
