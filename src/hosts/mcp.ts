@@ -1,5 +1,5 @@
 import type { CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
-import { failureText, outputText, shownInputSchema, shownOutputSchema } from './results.js';
+import { failureText, outputText, plainJsonOutput, shownInputSchema, shownOutputSchema } from './results.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -75,9 +75,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
       const text = outputText(result.output);
       const entry = runtime.catalog().find((e) => e.name === name);
       if (entry === undefined || !structured(entry)) return { content: [{ type: 'text', text }] };
-      // A fresh JSON value for the transport: exact-mode bigints and JsonNumbers become numbers
-      // there; the text keeps every digit.
-      return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+      return { content: [{ type: 'text', text }], structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
     },
   };
 }

@@ -9,6 +9,15 @@ export function outputText(output: unknown): string {
   return stringifyJson(output);
 }
 
+/**
+ * An output as a plain JSON value for a host that serialises with JSON.stringify: exact-mode
+ * bigints and JsonNumbers become numbers there (rounded to the nearest double); `outputText`
+ * keeps every digit.
+ */
+export function plainJsonOutput(output: unknown): unknown {
+  return JSON.parse(outputText(output)) as unknown;
+}
+
 /** The runtime's messages already list the contract's issues (`/right: must be an integer, got string`). */
 export function failureText(result: Extract<CallResult, { ok: false }>): string {
   return `${result.error.code}: ${result.error.message}`;

@@ -1,0 +1,50 @@
+import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
+import type { CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
+import type { ToolContract } from '../runtime/contract.js';
+import { failureText, plainJsonOutput, shownInputSchema } from './results.js';
+import { toolNames, type NameStyle } from './tool-names.js';
+
+/**
+ * The `tools` record for `generateText`/`streamText` of the Vercel AI SDK 6 (`ai`, an optional peer
+ * dependency: only this entry point imports it). The runtime is the only validator: the input schema
+ * is handed over with `jsonSchema()` and no validator, so the SDK neither rewrites it (it closes every
+ * object of a Standard Schema's JSON Schema) nor checks it; `execute` goes through `callAsync`, so
+ * the output is enforced too, and a failure becomes a `tool-error` whose message is ours.
+ */
+export interface AiSdkToolsOptions {
+  /** `portable` (default): `notes.search` is offered as `notes_search`, which every provider takes. */
+  readonly names?: NameStyle;
+}
+
+/** A failed call as the AI SDK reports it to the model: `code: message`, the issues listed. */
+export class ToolCallFailed extends Error {
+  override readonly name = 'ToolCallFailed';
+}
+
+export function toAiSdkTools(runtime: CapabilityRuntime, options: AiSdkToolsOptions = {}): ToolSet {
+  const catalog = runtime.catalog();
+  const names = toolNames(
+    catalog.map((entry) => entry.name),
+    options.names ?? 'portable',
+  );
+  return Object.fromEntries(catalog.map((entry) => [names.toHost(entry.name), aiSdkToolOf(runtime, entry)]));
+}
+
+/** One registered tool, typed by its contract: input and output types come from the generated module. */
+export function aiSdkTool<I, O, N extends string>(runtime: CapabilityRuntime, contract: ToolContract<I, O, N>): Tool<I, O> {
+  const entry = runtime.catalog().find((e) => e.name === contract.name);
+  if (entry === undefined) throw new RangeError(`tool "${contract.name}" is not registered on this runtime`);
+  return aiSdkToolOf(runtime, entry) as unknown as Tool<I, O>;
+}
+
+function aiSdkToolOf(runtime: CapabilityRuntime, entry: CatalogEntry): Tool<unknown, unknown> {
+  return tool<unknown, unknown>({
+    description: entry.description,
+    inputSchema: jsonSchema<unknown>(shownInputSchema(entry)),
+    execute: async (input: unknown) => {
+      const result = await runtime.callAsync(entry.name, input);
+      if (!result.ok) throw new ToolCallFailed(failureText(result));
+      return plainJsonOutput(result.output);
+    },
+  });
+}
