@@ -1,54 +1,91 @@
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../contract/discover.js';
+import { loadTypeScript, MissingTypeScriptError, type EmitKind } from '../output/file-set.js';
 import { version } from '../version.js';
-import { runBuild, watchBuild, type BuildCommandOptions } from './build.js';
-import { runCheck, type CheckCommandOptions } from './check.js';
+import { runBuild, watchBuild } from './build.js';
+import { runCheck } from './check.js';
+import type { OutputFormat } from './report.js';
+
+/** What `check` and `build` share: the flags that decide what a build generates, and how it reports. */
+const sharedOptions = {
+  emit: { type: 'string', default: 'ts' },
+  format: { type: 'string', default: 'text' },
+  strict: { type: 'boolean', default: false },
+  'exact-numbers': { type: 'boolean', default: false },
+  jobs: { type: 'string', short: 'j' },
+  out: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+const usage = `Usage: jtc <command> <files or folders…> [options]
+
+Compile JSON tool contracts into standalone validators and typed interfaces.
+
+Commands:
+  check    Check contracts against the schema subset and report every problem with file:line:col;
+           with -o, also check that generated output is up to date (stale, missing, orphaned files fail).
+  build    Check contracts and write one validator module per contract plus an index;
+           writes nothing if any contract has an error.
+
+Options:
+  -o, --out <dir>     output folder (required by build; for check, the folder to compare against)
+  --emit <kind>       ts: one .ts module per contract; js: ESM .js plus .d.ts (default: ts)
+  --format <format>   text or json (default: text)
+  --strict            treat warnings as errors
+  --exact-numbers     keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64
+  -j, --jobs <n>      threads to generate code on, each taking at least 32 contracts (default: the number of cores)
+  -w, --watch         build only: rebuild on every change until interrupted
+  -h, --help          show this help
+  -v, --version       show the version
+
+Inputs are searched recursively for *.contract.json. Exit codes: 0 clean, 1 contract errors (or drift,
+or warnings with --strict), 2 usage or I/O errors.
+`;
 
 /** Runs the CLI and returns its exit code; never throws for a user's mistake. */
 export async function main(argv: readonly string[]): Promise<number> {
-  let exitCode = 0;
   const write = (text: string): void => {
     process.stdout.write(text);
   };
-  const program = new Command()
-    .name('jtc')
-    .description('Compile JSON tool contracts into standalone validators and typed interfaces.')
-    .version(version, '-v, --version')
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
-    .showHelpAfterError();
-
-  /** What `check` and `build` share: the inputs, and the flags that decide what a build generates. */
-  const contractCommand = (name: string, description: string): Command =>
-    program
-      .command(name)
-      .description(description)
-      .argument('<inputs...>', 'contract files or folders (searched recursively for *.contract.json)')
-      .addOption(new Option('--emit <kind>', 'ts: one .ts module per contract; js: ESM .js plus .d.ts').choices(['ts', 'js']).default('ts'))
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-      .option('--strict', 'treat warnings as errors', false)
-      .option('--exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64', false)
-      .addOption(new Option('-j, --jobs <n>', 'threads to generate code on (each takes at least 32 contracts)').argParser(positiveInteger).default(availableParallelism(), 'the number of cores'));
-
-  contractCommand('check', 'Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date.')
-    .option('-o, --out <dir>', 'generated output folder to compare against (stale, missing, orphaned files fail)')
-    .action(async (inputs: string[], options: CheckCommandOptions) => {
-      exitCode = await runCheck(inputs, options, write);
-    });
-
-  contractCommand('build', 'Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
-    .requiredOption('-o, --out <dir>', 'output folder')
-    .option('-w, --watch', 'rebuild on every change until interrupted', false)
-    .action(async (inputs: string[], options: BuildCommandOptions & { readonly watch: boolean }) => {
-      exitCode = options.watch ? await watchBuild(inputs, options, write) : await runBuild(inputs, options, write);
-    });
-
   try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
+    const [command, ...rest] = argv;
+    if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+      write(usage);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === '-v' || command === '--version') {
+      write(`${version}\n`);
+      return 0;
+    }
+    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check and build (jtc --help)`);
+    const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const } : sharedOptions;
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc --help)`);
+    }
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    if (values['help'] === true) {
+      write(usage);
+      return 0;
+    }
+    const inputs = parsed.positionals;
+    if (inputs.length === 0) throw new UsageError(`${command}: name contract files or folders (jtc --help)`);
+    const shared = {
+      emit: oneOf<EmitKind>('--emit', values['emit'] as string, ['ts', 'js']),
+      format: oneOf<OutputFormat>('--format', values['format'] as string, ['text', 'json']),
+      strict: values['strict'] === true,
+      exactNumbers: values['exact-numbers'] === true,
+      jobs: values['jobs'] === undefined ? availableParallelism() : positiveInteger('--jobs', values['jobs'] as string),
+    };
+    if (shared.emit === 'js') requireTypeScript();
+    const out = values['out'] as string | undefined;
+    if (command === 'check') return await runCheck(inputs, out === undefined ? shared : { ...shared, out }, write);
+    if (out === undefined) throw new UsageError('build: name the output folder with -o <dir>');
+    return values['watch'] === true ? await watchBuild(inputs, { ...shared, out }, write) : await runBuild(inputs, { ...shared, out }, write);
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof UsageError) {
       process.stderr.write(`jtc: ${error.message}\n`);
       return 2;
@@ -57,8 +94,22 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function positiveInteger(text: string): number {
+function requireTypeScript(): void {
+  try {
+    loadTypeScript();
+  } catch (error) {
+    if (error instanceof MissingTypeScriptError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function oneOf<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} takes ${choices.join(' or ')}, not "${value}"`);
+}
+
+function positiveInteger(flag: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} takes a whole number of at least 1, not "${text}"`);
   return value;
 }

@@ -1,11 +1,11 @@
-import type { Decimal } from 'decimal.js';
+import { compareDecimals, decimalKey, type ParsedDecimal } from '../runtime/json.js';
 import type { JsonNode } from '../source/json-node.js';
 
 /** JSON equality on source values: deep, key order ignored, numbers by value (`1` equals `1.0`). */
-export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: string) => Decimal): boolean {
+export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: string) => ParsedDecimal): boolean {
   switch (a.kind) {
     case 'number':
-      return b.kind === 'number' && numeric(a.lexeme).equals(numeric(b.lexeme));
+      return b.kind === 'number' && compareDecimals(numeric(a.lexeme), numeric(b.lexeme)) === 0;
     case 'string':
     case 'boolean':
       return b.kind === a.kind && b.value === a.value;
@@ -25,12 +25,10 @@ export function jsonNodesEqual(a: JsonNode, b: JsonNode, numeric: (lexeme: strin
 }
 
 /** Equal under `jsonNodesEqual` exactly when the keys are equal: for finding repeats in one pass. */
-export function equalityKey(node: JsonNode, numeric: (lexeme: string) => Decimal): string {
+export function equalityKey(node: JsonNode, numeric: (lexeme: string) => ParsedDecimal): string {
   switch (node.kind) {
-    case 'number': {
-      const value = numeric(node.lexeme);
-      return value.isZero() ? 'n0' : `n${value.toString()}`;
-    }
+    case 'number':
+      return `n${decimalKey(numeric(node.lexeme))}`;
     case 'array':
       return `[${node.items.map((item) => equalityKey(item, numeric)).join(',')}]`;
     case 'object':

@@ -1,4 +1,4 @@
-import type { Decimal } from 'decimal.js';
+import type { ParsedDecimal } from '../runtime/json.js';
 import type { Position } from '../diagnostics/diagnostic.js';
 import type { JsonNode } from '../source/json-node.js';
 
@@ -82,7 +82,7 @@ export interface CountBound extends Located {
 /** A numeric bound held exactly: the literal and its exact decimal value, never a float. */
 export interface DecimalBound extends Located {
   readonly lexeme: string;
-  readonly value: Decimal;
+  readonly value: ParsedDecimal;
 }
 
 export interface StringRules {

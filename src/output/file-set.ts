@@ -43,13 +43,25 @@ function asEmitted(base: string, source: string, emit: EmitKind): GeneratedFile[
 }
 
 /**
- * The TypeScript compiler takes a third of a second to load and only `--emit js` needs it (to strip
- * types and write declarations), so it is loaded on the first such build.
+ * Only `--emit js` needs the TypeScript compiler (to strip types and write declarations), so it is
+ * an optional peer dependency, loaded on the first such build: a project that runs the runtime, or
+ * builds `.ts` modules, never installs it. Without it, `--emit js` says what to install.
  */
 let typescript: typeof TypeScript | undefined;
 
-function loadTypeScript(): typeof TypeScript {
-  typescript ??= createRequire(import.meta.url)('typescript') as typeof TypeScript;
+/** `--emit js` without the TypeScript compiler installed. */
+export class MissingTypeScriptError extends Error {
+  override readonly name = 'MissingTypeScriptError';
+}
+
+/** Loads the compiler once; throws MissingTypeScriptError when it is not installed. */
+export function loadTypeScript(): typeof TypeScript {
+  if (typescript !== undefined) return typescript;
+  try {
+    typescript = createRequire(import.meta.url)('typescript') as typeof TypeScript;
+  } catch {
+    throw new MissingTypeScriptError('--emit js needs the TypeScript compiler, an optional peer dependency: install it with `npm install --save-dev typescript`, or build .ts modules (--emit ts, the default), which need nothing');
+  }
   return typescript;
 }
 

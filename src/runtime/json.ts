@@ -154,6 +154,34 @@ export function parseDecimal(text: string): ParsedDecimal | undefined {
   return { negative, digits: kept, exponent: exponent - BigInt(fraction) + BigInt(digits.length - end) };
 }
 
+/** Orders two exact decimals: -1, 0 or 1. Digits and exponents of any size, never through a float. */
+export function compareDecimals(a: ParsedDecimal, b: ParsedDecimal): -1 | 0 | 1 {
+  if (a.digits === '' || b.digits === '') {
+    if (a.digits === b.digits) return 0;
+    if (a.digits === '') return b.negative ? 1 : -1;
+    return a.negative ? -1 : 1;
+  }
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const sign = a.negative ? -1 : 1;
+  const aMagnitude = BigInt(a.digits.length) + a.exponent;
+  const bMagnitude = BigInt(b.digits.length) + b.exponent;
+  if (aMagnitude !== bMagnitude) return aMagnitude < bMagnitude ? (-sign as -1 | 1) : (sign as -1 | 1);
+  const length = Math.max(a.digits.length, b.digits.length);
+  const aPadded = a.digits.padEnd(length, '0');
+  const bPadded = b.digits.padEnd(length, '0');
+  return aPadded === bPadded ? 0 : aPadded < bPadded ? (-sign as -1 | 1) : (sign as -1 | 1);
+}
+
+/** Whole numbers: zero, or no digit after the point once trailing zeros are gone. */
+export function isWholeDecimal(decimal: ParsedDecimal): boolean {
+  return decimal.digits === '' || decimal.exponent >= 0n;
+}
+
+/** The same value always gives the same key (`1`, `1.0`, `10e-1`, `-0`): the form generated code computes too. */
+export function decimalKey({ negative, digits, exponent }: ParsedDecimal): string {
+  return `${negative ? '-' : ''}${digits}e${exponent}`;
+}
+
 /** The shortest plain or scientific text for a decimal: `0.1`, `12300`, `1e+400`-style as `1e400`. */
 export function decimalText({ negative, digits, exponent }: ParsedDecimal): string {
   if (digits === '') return '0';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { isWholeDecimal, parseDecimal, type ParsedDecimal } from '../runtime/json.js';
 import { rulesOf, type AnyRules, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { enumHolds } from './keywords/enum.js';
@@ -8,11 +8,15 @@ import { maxLengthConstraint, minLengthConstraint } from './keywords/string-leng
 import { sourceTypeMatches } from './keywords/type.js';
 
 /** How a numeric literal is read: exactly, or rounded to the nearest f64 as the default mode does. */
-export type NumericReading = (lexeme: string) => Decimal;
+export type NumericReading = (lexeme: string) => ParsedDecimal;
 
-export const exactReading: NumericReading = (lexeme) => new Decimal(lexeme);
+export const exactReading: NumericReading = (lexeme) => parseDecimal(lexeme)!;
 /** Shortest round-trip digits of the f64: ordered exactly as the doubles are. */
-export const f64Reading: NumericReading = (lexeme) => new Decimal(Number(lexeme));
+export const f64Reading: NumericReading = (lexeme) => {
+  const f64 = Number(lexeme);
+  // Outside the f64 range (refused as JTC117 before it matters) the value is kept exact.
+  return Number.isFinite(f64) ? parseDecimal(String(f64))! : parseDecimal(lexeme)!;
+};
 
 export function numericReading(exactNumbers: boolean): NumericReading {
   return exactNumbers ? exactReading : f64Reading;
@@ -24,7 +28,7 @@ export function numericReading(exactNumbers: boolean): NumericReading {
  */
 export function evaluate(node: SchemaNode, value: JsonNode, numeric: NumericReading, options: { ignoreEnum?: boolean } = {}): boolean {
   if (!options.ignoreEnum && node.enum !== undefined && !enumHolds(node.enum, value, numeric)) return false;
-  const isInteger = (lexeme: string): boolean => numeric(lexeme).isInteger();
+  const isInteger = (lexeme: string): boolean => isWholeDecimal(numeric(lexeme));
   switch (node.kind) {
     case 'any':
       return anyHolds(node.rules, value, numeric);
@@ -52,8 +56,8 @@ function stringHolds(rules: StringRules, value: string): boolean {
   return (rules.minLength === undefined || minLengthConstraint.holds(rules.minLength, value)) && (rules.maxLength === undefined || maxLengthConstraint.holds(rules.maxLength, value));
 }
 
-function numberHolds(rules: NumberRules, value: Decimal, numeric: NumericReading): boolean {
-  const read = <B extends { lexeme: string }>(bound: B): B & { value: Decimal } => ({ ...bound, value: numeric(bound.lexeme) });
+function numberHolds(rules: NumberRules, value: ParsedDecimal, numeric: NumericReading): boolean {
+  const read = <B extends { lexeme: string }>(bound: B): B & { value: ParsedDecimal } => ({ ...bound, value: numeric(bound.lexeme) });
   return (rules.minimum === undefined || minimumConstraint.holds(read(rules.minimum), value)) && (rules.maximum === undefined || maximumConstraint.holds(read(rules.maximum), value));
 }
 

@@ -1,5 +1,5 @@
-import { Decimal } from 'decimal.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '../runtime/json.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../emit/code.js';
 import type { HelperName } from '../emit/helpers.js';
@@ -66,24 +66,24 @@ export function located(node: JsonNode): Located {
 }
 
 /** Lengths and counts are exact: above 2^53 no JS value could reach them anyway. */
-const maxCount = new Decimal(2).pow(53);
+const maxCount = parseDecimal(String(2 ** 53))!;
 
 export function readCount(keyword: string) {
   return (node: JsonNode, context: ReadContext): CountBound | undefined => {
     if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a non-negative integer, found ${node.kind}`);
-    const value = new Decimal(node.lexeme);
-    if (!value.isInteger() || (value.isNegative() && !value.isZero())) {
+    const value = parseDecimal(node.lexeme)!;
+    if (!isWholeDecimal(value) || value.negative) {
       return invalidValue(context, node, `"${keyword}" must be a non-negative integer, found ${node.lexeme}`);
     }
-    if (value.greaterThan(maxCount)) return invalidValue(context, node, `"${keyword}" is ${node.lexeme}, more than 2^53`, 'no JSON value can be that long; drop the keyword');
-    return { ...located(node), value: value.toNumber() };
+    if (compareDecimals(value, maxCount) > 0) return invalidValue(context, node, `"${keyword}" is ${node.lexeme}, more than 2^53`, 'no JSON value can be that long; drop the keyword');
+    return { ...located(node), value: Number(decimalText(value)) };
   };
 }
 
 export function readDecimal(keyword: string) {
   return (node: JsonNode, context: ReadContext): DecimalBound | undefined => {
     if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a number, found ${node.kind}`);
-    const value = new Decimal(node.lexeme);
+    const value = parseDecimal(node.lexeme)!;
     if (!context.exactNumbers && !Number.isFinite(Number(node.lexeme))) {
       return reportAt(context, 'JTC117', node, `"${keyword}" ${node.lexeme} is outside the range of a 64-bit float`, 'in the default mode bounds are rounded to the nearest f64; build with --exact-numbers to keep every digit');
     }

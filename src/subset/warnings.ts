@@ -1,3 +1,4 @@
+import { compareDecimals } from '../runtime/json.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { equalityKey } from '../ir/json-equality.js';
@@ -21,7 +22,7 @@ export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, re
   if (array?.minItems && array.maxItems && array.minItems.value > array.maxItems.value) {
     warn('JTC202', array.minItems, `"minItems" ${array.minItems.value} is greater than "maxItems" ${array.maxItems.value}: no array is valid`, 'swap or correct the bounds');
   }
-  if (number?.minimum && number.maximum && numeric(number.minimum.lexeme).greaterThan(numeric(number.maximum.lexeme))) {
+  if (number?.minimum && number.maximum && compareDecimals(numeric(number.minimum.lexeme), numeric(number.maximum.lexeme)) > 0) {
     warn('JTC202', number.minimum, `"minimum" ${number.minimum.lexeme} is greater than "maximum" ${number.maximum.lexeme}: no number is valid`, 'swap or correct the bounds');
   }
 

@@ -1,7 +1,6 @@
-import type { Decimal } from 'decimal.js';
 import { code, join, type Code } from '../../emit/code.js';
 import type { HelperName } from '../../emit/helpers.js';
-import { parseDecimal } from '../../runtime/json.js';
+import { decimalKey, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
 import { jsonLiteral, usesJsonNumber } from '../../emit/json-literal.js';
 import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
@@ -23,7 +22,7 @@ export const enumKeyword: KeywordDefinition<EnumRule> = {
   },
 };
 
-export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: string) => Decimal): boolean {
+export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: string) => ParsedDecimal): boolean {
   return rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric));
 }
 
@@ -31,11 +30,6 @@ export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: str
 const setThreshold = 6;
 const listedInMessage = 10;
 
-/** The key exact-mode code computes for a number (`decimalKey`): equal values, equal keys. */
-function decimalKey(lexeme: string): string {
-  const { negative, digits, exponent } = parseDecimal(lexeme)!;
-  return `${negative ? '-' : ''}${digits}e${exponent}`;
-}
 
 export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
   const exact = context.exactNumbers;
@@ -55,7 +49,7 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
   }
   if (numbers.length > 0) {
     // Exact mode: 1, 1.0, 1n and JsonNumber("1.00") are one value.
-    const keys = context.hoist('allowedNumbers', code`new Set<string>([${join([...new Set(numbers.map((n) => decimalKey(n.lexeme)))].map((k) => code`${k}`), ', ')}])`);
+    const keys = context.hoist('allowedNumbers', code`new Set<string>([${join([...new Set(numbers.map((n) => decimalKey(parseDecimal(n.lexeme)!)))].map((k) => code`${k}`), ', ')}])`);
     matches.push(code`(isNumeric(${value}) && ${keys}.has(decimalKey(${value})))`);
     helpers.push('isNumeric', 'decimalKey');
   }

@@ -1,7 +1,6 @@
-import type { Decimal } from 'decimal.js';
 import { Code, code } from '../../emit/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
-import { parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
+import { compareDecimals, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
 import { readDecimal, type EmitContext, type EmittedCheck, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 
 export const minimum: KeywordDefinition<DecimalBound> = { keyword: 'minimum', group: 'number', read: readDecimal('minimum') };
@@ -40,14 +39,14 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
   return { fails, message, params: code`{ limit: ${bound.lexeme} }`, helpers: ['compareDecimal', 'decimalOf'] };
 }
 
-export const minimumConstraint: ValueConstraint<DecimalBound, Decimal> = {
+export const minimumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
   keyword: 'minimum',
-  holds: (bound, value) => value.greaterThanOrEqualTo(bound.value),
+  holds: (bound, value) => compareDecimals(value, bound.value) >= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} < ${f64}`, '< 0', '>='),
 };
 
-export const maximumConstraint: ValueConstraint<DecimalBound, Decimal> = {
+export const maximumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
   keyword: 'maximum',
-  holds: (bound, value) => value.lessThanOrEqualTo(bound.value),
+  holds: (bound, value) => compareDecimals(value, bound.value) <= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} > ${f64}`, '> 0', '<='),
 };
