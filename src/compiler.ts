@@ -4,6 +4,7 @@
  */
 import { checkContract, type CheckOptions } from './contract/check-contract.js';
 import { checkToolNames, type NamedContract, type SourceText } from './contract/check-contracts.js';
+import { optionalParametersOf, setFindings } from './contract/targets.js';
 import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
 import { fileSet, moduleFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
@@ -28,7 +29,11 @@ export interface CompileResult {
 
 /** source texts → check → IR → generated files, without touching the disk. */
 export function compileContracts(sources: readonly SourceText[], options: CompileOptions = {}): CompileResult {
-  return assembleBuild(sources.map((source) => compileSource(source, options)), options.emit ?? 'ts');
+  return assembleBuild(
+    sources.map((source) => compileSource(source, options)),
+    options.emit ?? 'ts',
+    options.targets,
+  );
 }
 
 /**
@@ -45,15 +50,15 @@ export function compileSource(source: SourceText, options: CompileOptions = {}):
   const { contract, diagnostics } = checkContract(source.text, source.file, options);
   if (contract === undefined) return { diagnostics, files: [] };
   const { file, name, namePosition } = contract;
-  return { diagnostics, contract: { file, name, namePosition }, files: moduleFiles(contract, options.emit ?? 'ts') };
+  return { diagnostics, contract: { file, name, namePosition, optionalParameters: optionalParametersOf(contract.input) }, files: moduleFiles(contract, options.emit ?? 'ts') };
 }
 
 /** What only the whole set can show (repeated names), then the sorted file set with its index, or no file at all. */
-export function assembleBuild(compiled: readonly CompiledSource[], emit: EmitKind): CompileResult {
+export function assembleBuild(compiled: readonly CompiledSource[], emit: EmitKind, targets: readonly string[] = []): CompileResult {
   const filesOf = new Map<NamedContract, readonly GeneratedFile[]>();
   for (const source of compiled) if (source.contract !== undefined) filesOf.set(source.contract, source.files);
   const names = checkToolNames([...filesOf.keys()]);
-  const diagnostics = [...compiled.flatMap((source) => source.diagnostics), ...names.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...compiled.flatMap((source) => source.diagnostics), ...names.diagnostics, ...setFindings(names.accepted, targets)].sort(compareDiagnostics);
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   const modules = names.accepted.flatMap((contract) => filesOf.get(contract) ?? []);
   return { files: fileSet(modules, names.accepted.map((c) => c.name), emit), diagnostics };

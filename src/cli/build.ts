@@ -14,6 +14,8 @@ export interface BuildCommandOptions {
   readonly exactNumbers: boolean;
   /** Threads to compile on; a thread takes at least 32 contracts. */
   readonly jobs: number;
+  /** Target profiles whose findings are added (`--target`). */
+  readonly targets: readonly string[];
 }
 
 /** One build: all contracts are checked, and the output is written only if none has an error. */
@@ -21,7 +23,7 @@ export async function runBuild(inputs: readonly string[], options: BuildCommandO
   const paths = discoverContracts(inputs);
   assertOutputFolder(options.out, paths);
   const sources = readContractSources(paths).map((s) => ({ file: s.file, text: s.bytes }));
-  const result = await compileInParallel(sources, { emit: options.emit, exactNumbers: options.exactNumbers }, options.jobs);
+  const result = await compileInParallel(sources, { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets }, options.jobs);
   const summary = summarize(sources.length, result.diagnostics);
   const exitCode = exitCodeFor(summary, options.strict);
   if (exitCode !== 0) {

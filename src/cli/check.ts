@@ -15,6 +15,8 @@ export interface CheckCommandOptions {
   readonly emit: EmitKind;
   /** Threads to generate on, with `out`; a thread takes at least 32 contracts. */
   readonly jobs: number;
+  /** Target profiles whose findings are added (`--target`). */
+  readonly targets: readonly string[];
 }
 
 export async function runCheck(inputs: readonly string[], options: CheckCommandOptions, write: (text: string) => void): Promise<number> {
@@ -22,8 +24,8 @@ export async function runCheck(inputs: readonly string[], options: CheckCommandO
   // Without an output folder nothing is generated; with one, generation is a build's, on as many threads.
   const { diagnostics, files } =
     options.out === undefined
-      ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers }).diagnostics, files: [] }
-      : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit }, options.jobs);
+      ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers, targets: options.targets }).diagnostics, files: [] }
+      : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit, targets: options.targets }, options.jobs);
   const summary = summarize(sources.length, diagnostics);
   let exitCode = exitCodeFor(summary, options.strict);
   if (options.out === undefined || hasErrors(diagnostics)) {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../contract/discover.js';
 import { loadTypeScript, MissingTypeScriptError, type EmitKind } from '../output/file-set.js';
+import { targetProfiles } from '../targets/profiles/index.js';
 import { version } from '../version.js';
 import { runBuild, watchBuild } from './build.js';
 import { runCheck } from './check.js';
@@ -15,10 +16,11 @@ const sharedOptions = {
   'exact-numbers': { type: 'boolean', default: false },
   jobs: { type: 'string', short: 'j' },
   out: { type: 'string', short: 'o' },
+  target: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-const usage = `Usage: jtc <command> <files or folders…> [options]
+const usage = () => `Usage: jtc <command> <files or folders…> [options]
 
 Compile JSON tool contracts into standalone validators and typed interfaces.
 
@@ -35,6 +37,8 @@ Options:
   --strict            treat warnings as errors
   --exact-numbers     keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64
   -j, --jobs <n>      threads to generate code on, each taking at least 32 contracts (default: the number of cores)
+  --target <names>    add what these targets refuse (errors) or do not enforce (warnings), comma-separated:
+                      ${[...targetProfiles.keys()].join(', ')}
   -w, --watch         build only: rebuild on every change until interrupted
   -h, --help          show this help
   -v, --version       show the version
@@ -51,7 +55,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-      write(usage);
+      write(usage());
       return command === undefined ? 2 : 0;
     }
     if (command === '-v' || command === '--version') {
@@ -66,9 +70,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     } catch (error) {
       throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc --help)`);
     }
-    const values = parsed.values as Record<string, string | boolean | undefined>;
+    const values = parsed.values as unknown as Record<string, string | boolean | undefined>;
     if (values['help'] === true) {
-      write(usage);
+      write(usage());
       return 0;
     }
     const inputs = parsed.positionals;
@@ -79,6 +83,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       strict: values['strict'] === true,
       exactNumbers: values['exact-numbers'] === true,
       jobs: values['jobs'] === undefined ? availableParallelism() : positiveInteger('--jobs', values['jobs'] as string),
+      targets: targetsOf((parsed.values as { target?: string[] }).target ?? []),
     };
     if (shared.emit === 'js') requireTypeScript();
     const out = values['out'] as string | undefined;
@@ -92,6 +97,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+function targetsOf(flags: readonly string[]): string[] {
+  const names = flags.flatMap((flag) => flag.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = names.find((name) => !targetProfiles.has(name));
+  if (unknown !== undefined) throw new UsageError(`--target: unknown target "${unknown}"; the targets are ${[...targetProfiles.keys()].join(', ')}`);
+  return [...new Set(names)];
 }
 
 function requireTypeScript(): void {

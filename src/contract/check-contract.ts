@@ -7,10 +7,13 @@ import { numericReading } from '../subset/evaluate.js';
 import { findSchemaWarnings } from '../subset/warnings.js';
 import type { ContractIR } from './contract-ir.js';
 import { generatedNameProblem, toolNameProblem } from './names.js';
+import { contractFindings, positionIndex, positionOf } from './targets.js';
 
 export interface CheckOptions {
   /** Keep every digit of numeric bounds (`--exact-numbers`); default: round to the nearest f64. */
   readonly exactNumbers?: boolean;
+  /** Target profiles (`--target`) whose findings are added: `openai-strict`, `mcp-2025-11-25`, … */
+  readonly targets?: readonly string[];
 }
 
 export interface CheckResult {
@@ -78,6 +81,13 @@ export function checkContract(source: string | Uint8Array, file: string, options
   };
   const input = schemaOf(field('input'));
   const output = schemaOf(field('output'));
+
+  if (name && input && output) {
+    const positions = positionIndex(root);
+    for (const finding of contractFindings({ name: name.value, input, output }, options.targets ?? [])) {
+      report({ code: finding.code, position: positionOf(positions, finding.pointer, root.position), pointer: finding.pointer, message: finding.message, hint: finding.hint });
+    }
+  }
 
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error') || !name || !description || !input || !output) {

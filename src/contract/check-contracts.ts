@@ -2,6 +2,7 @@ import { compareDiagnostics, makeDiagnostic, type Diagnostic } from '../diagnost
 import { checkContract, type CheckOptions } from './check-contract.js';
 import type { ContractIR } from './contract-ir.js';
 import { typeStem } from './names.js';
+import { optionalParametersOf, setFindings } from './targets.js';
 
 export interface SourceText {
   readonly file: string;
@@ -20,17 +21,24 @@ export interface CheckContractsResult {
 export function checkContracts(sources: readonly SourceText[], options: CheckOptions = {}): CheckContractsResult {
   const results = sources.map((source) => checkContract(source.text, source.file, options));
   const set = checkToolNames(results.flatMap((result) => (result.contract === undefined ? [] : [result.contract])));
-  return { contracts: set.accepted, diagnostics: [...results.flatMap((result) => result.diagnostics), ...set.diagnostics].sort(compareDiagnostics) };
+  const targets = setFindings(
+    set.accepted.map((c) => ({ ...c, optionalParameters: optionalParametersOf(c.input) })),
+    options.targets ?? [],
+  );
+  return { contracts: set.accepted, diagnostics: [...results.flatMap((result) => result.diagnostics), ...set.diagnostics, ...targets].sort(compareDiagnostics) };
 }
 
 /** What the set checks need of a contract, so that contracts checked elsewhere (in a worker) can take part. */
-export type NamedContract = Pick<ContractIR, 'file' | 'name' | 'namePosition'>;
+export type NamedContract = Pick<ContractIR, 'file' | 'name' | 'namePosition'> & {
+  /** Optional properties of the input, which some targets count across a request. */
+  readonly optionalParameters: number;
+};
 
 /**
  * Sorts contracts by tool name and rejects a later contract whose tool name (JTC124), generated
  * type names or module file name ignoring case (JTC125) an earlier one already uses.
  */
-export function checkToolNames<T extends NamedContract>(contracts: readonly T[]): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
+export function checkToolNames<T extends Pick<ContractIR, 'file' | 'name' | 'namePosition'>>(contracts: readonly T[]): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
   const sorted = [...contracts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, T>();

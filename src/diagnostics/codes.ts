@@ -1,6 +1,8 @@
 /**
  * Every diagnostic the compiler can report. Codes are stable: tools and CI scripts match on them,
- * so a code is never reused for another meaning. JTC1xx are errors, JTC2xx warnings.
+ * so a code is never reused for another meaning. JTC1xx are errors, JTC2xx warnings, JTC3xx what
+ * a target profile (`--target`) finds: JTC30x refused (errors), JTC35x accepted but not enforced or
+ * shown in another form (warnings).
  */
 export const diagnosticCodes = {
   JTC100: { severity: 'error', title: 'invalid JSON' },
@@ -35,6 +37,11 @@ export const diagnosticCodes = {
   JTC205: { severity: 'warning', title: 'repeated enum value' },
   JTC206: { severity: 'warning', title: 'required property that can never be present' },
   JTC207: { severity: 'warning', title: 'default or example rejected by its own schema' },
+  JTC300: { severity: 'error', title: 'tool name the target refuses' },
+  JTC301: { severity: 'error', title: 'schema the target refuses' },
+  JTC302: { severity: 'error', title: 'over a limit of the target' },
+  JTC350: { severity: 'warning', title: 'keyword the target does not enforce' },
+  JTC351: { severity: 'warning', title: 'shown to the target in another form' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

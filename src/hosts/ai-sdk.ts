@@ -2,7 +2,7 @@ import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
 import type { CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
 import type { ToolContract } from '../runtime/contract.js';
 import { failureText, plainJsonOutput, shownInputSchema } from './results.js';
-import { toolNames, type NameStyle } from './tool-names.js';
+import { toolNames, type NameStyle } from '../targets/tool-names.js';
 
 /**
  * The `tools` record for `generateText`/`streamText` of the Vercel AI SDK 6 (`ai`, an optional peer

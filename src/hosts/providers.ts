@@ -1,7 +1,7 @@
 import type { CallResult, CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
-import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from './projections.js';
+import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from '../targets/projections.js';
 import { failureText, outputText, parseArguments, plainJsonOutput, shownInputSchema } from './results.js';
-import { toolNames, type NameStyle, type ToolNames } from './tool-names.js';
+import { toolNames, type NameStyle, type ToolNames } from '../targets/tool-names.js';
 
 /**
  * Tool definitions for the model providers' own APIs, as plain data (no SDK is imported), and the

@@ -41,3 +41,22 @@ export function schemaToJson(node: SchemaNode): JsonNode {
   add('examples', annotations.examples === undefined ? undefined : { kind: 'array', ...at, items: annotations.examples });
   return { kind: 'object', ...at, members };
 }
+
+/** A source value as plain JSON (numbers as JS numbers): for checks that read a schema as data. */
+export function plainJson(node: JsonNode): unknown {
+  switch (node.kind) {
+    case 'object': {
+      const object: Record<string, unknown> = {};
+      for (const member of node.members) Object.defineProperty(object, member.key, { value: plainJson(member.value), enumerable: true, writable: true, configurable: true });
+      return object;
+    }
+    case 'array':
+      return node.items.map(plainJson);
+    case 'number':
+      return Number(node.lexeme);
+    case 'null':
+      return null;
+    default:
+      return node.value;
+  }
+}

@@ -22,7 +22,7 @@ export async function compileInParallel(sources: readonly SourceText[], options:
   const remote = shares.slice(1).map((share) => compileInWorker({ sources: share, options }));
   // This thread takes the first share while the workers start and take theirs.
   const local = shares[0]!.map((source) => compileSource(source, options));
-  return { ...assembleBuild([...local, ...(await Promise.all(remote)).flat()], options.emit ?? 'ts'), threads };
+  return { ...assembleBuild([...local, ...(await Promise.all(remote)).flat()], options.emit ?? 'ts', options.targets), threads };
 }
 
 function compileInWorker(input: WorkerInput): Promise<CompiledSource[]> {

@@ -6,9 +6,9 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mathAdd, notesSearch } from '../../examples/generated/index.js';
 import { discoverContracts } from '../../src/contract/discover.js';
-import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls } from '../../src/hosts/projections.js';
+import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls } from '../../src/targets/projections.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, ProviderToolError } from '../../src/hosts/providers.js';
-import { portableName, toolNames } from '../../src/hosts/tool-names.js';
+import { portableName, toolNames } from '../../src/targets/tool-names.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
 import { compileContract } from '../support/load-module.js';
 

@@ -53,30 +53,78 @@ class Refused extends Error {
   }
 }
 
+/** What a build-time target profile reports of a projection, at a pointer relative to the schema. */
+export interface ProjectionFinding {
+  /** `refused`: no projection can express it; `not-enforced`: left out or moved, the runtime enforces it; `rewritten`: shown otherwise, mapped back by the adapter. */
+  readonly kind: 'refused' | 'not-enforced' | 'rewritten';
+  readonly pointer: string;
+  readonly message: string;
+  /** The keyword a `not-enforced` finding is about. */
+  readonly keyword?: string;
+}
+
+/**
+ * One walk for both uses: an adapter stops at the first refusal (it cannot send the tool), a
+ * target profile collects every finding with its place. Both therefore apply the same rules.
+ */
+class Walk {
+  readonly findings: ProjectionFinding[] = [];
+
+  constructor(
+    readonly rules: Rules,
+    private readonly collect: boolean,
+  ) {}
+
+  refuse(problem: string, pointer: string): void {
+    if (!this.collect) throw new Refused(problem, pointer);
+    this.findings.push({ kind: 'refused', pointer, message: problem });
+  }
+
+  note(finding: ProjectionFinding): void {
+    if (this.collect) this.findings.push(finding);
+  }
+}
+
+function run(schema: Schema, rules: Rules, collect: boolean): { walk: Walk; projected: Record<string, unknown> } {
+  const walk = new Walk(rules, collect);
+  if (schema['type'] !== 'object') walk.refuse(`${rules.provider} takes an object as a tool's input; this schema ${schema['type'] === undefined ? 'has no "type"' : `is of type "${String(schema['type'])}"`}`, '');
+  return { walk, projected: projectNode(schema, walk, '') };
+}
+
 function project(schema: Schema, rules: Rules): Projection {
   try {
-    if (schema['type'] !== 'object') throw new Refused(`${rules.provider} takes an object as a tool's input; this schema ${schema['type'] === undefined ? 'has no "type"' : `is of type "${String(schema['type'])}"`}`, '');
-    return { ok: true, schema: projectNode(schema, rules, '') };
+    return { ok: true, schema: run(schema, rules, false).projected };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, problem: error.problem, pointer: error.pointer };
     throw error;
   }
 }
 
-function projectNode(schema: Schema, rules: Rules, pointer: string): Record<string, unknown> {
+function projectNode(schema: Schema, walk: Walk, pointer: string): Record<string, unknown> {
+  const { rules } = walk;
   const type = schema['type'];
   const enumValues = schema['enum'] as readonly unknown[] | undefined;
-  if (type === undefined && enumValues === undefined) throw new Refused(`a schema without "type" (any JSON value) cannot be expressed in ${rules.provider}`, pointer);
-  if (rules.primitiveEnumOnly && enumValues?.some((v) => typeof v === 'object' && v !== null)) throw new Refused(`${rules.provider} takes only strings, numbers, booleans and null as enum values`, `${pointer}/enum`);
+  if (type === undefined && enumValues === undefined) walk.refuse(`a schema without "type" (any JSON value) cannot be expressed in ${rules.provider}`, pointer);
+  if (rules.primitiveEnumOnly && enumValues?.some((v) => typeof v === 'object' && v !== null)) walk.refuse(`${rules.provider} takes only strings, numbers, booleans and null as enum values`, `${pointer}/enum`);
   const projected: Record<string, unknown> = {};
   const moved: string[] = [];
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === 'properties' || keyword === 'items' || keyword === 'required' || keyword === 'additionalProperties') continue;
-    if (rules.kept.has(keyword) && (rules.keeps?.(keyword, value) ?? true)) projected[keyword] = value;
-    else if (rules.describeDropped && !silent.has(keyword)) moved.push(`${keyword}: ${JSON.stringify(value)}`);
+    if (rules.kept.has(keyword) && (rules.keeps?.(keyword, value) ?? true)) {
+      projected[keyword] = value;
+      continue;
+    }
+    if (silent.has(keyword)) continue;
+    if (rules.describeDropped) moved.push(`${keyword}: ${JSON.stringify(value)}`);
+    walk.note({
+      kind: 'not-enforced',
+      keyword,
+      pointer: `${pointer}/${keyword}`,
+      message: `${rules.provider} does not enforce "${keyword}" (${rules.describeDropped ? 'it moves into the description' : 'it is left out of what the model sees'}); the runtime still rejects values that break it`,
+    });
   }
-  if (type === 'object') Object.assign(projected, projectObject(schema, rules, pointer));
-  if (type === 'array' && schema['items'] !== undefined) projected['items'] = projectNode(schema['items'] as Schema, rules, `${pointer}/items`);
+  if (type === 'object') Object.assign(projected, projectObject(schema, walk, pointer));
+  if (type === 'array' && schema['items'] !== undefined) projected['items'] = projectNode(schema['items'] as Schema, walk, `${pointer}/items`);
   if (moved.length > 0) {
     const description = typeof projected['description'] === 'string' ? `${projected['description']}\n\n` : '';
     projected['description'] = `${description}{${moved.join(', ')}}`;
@@ -84,37 +132,46 @@ function projectNode(schema: Schema, rules: Rules, pointer: string): Record<stri
   return projected;
 }
 
-function projectObject(schema: Schema, rules: Rules, pointer: string): Record<string, unknown> {
+function projectObject(schema: Schema, walk: Walk, pointer: string): Record<string, unknown> {
+  const { rules } = walk;
   if (schema['additionalProperties'] !== false) {
-    throw new Refused(`${rules.provider} needs every object closed ("additionalProperties": false); this one accepts other properties, which the model would be told it may not send`, pointer);
+    walk.refuse(`${rules.provider} needs every object closed ("additionalProperties": false); this one accepts other properties, which the model would be told it may not send`, pointer);
   }
   const properties = (schema['properties'] ?? {}) as Readonly<Record<string, Schema>>;
   const required = new Set((schema['required'] ?? []) as readonly string[]);
   for (const name of required) {
-    if (!Object.hasOwn(properties, name)) throw new Refused(`"required" names "${name}", which the closed object does not declare: no object is valid`, `${pointer}/required`);
+    if (!Object.hasOwn(properties, name)) walk.refuse(`"required" names "${name}", which the object does not declare in "properties"`, `${pointer}/required`);
   }
   const projected: Record<string, unknown> = {};
   for (const [name, child] of Object.entries(properties)) {
     const at = `${pointer}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const node = projectNode(child, rules, at);
+    const node = projectNode(child, walk, at);
     const optional = !required.has(name);
-    Object.defineProperty(projected, name, { value: optional && rules.everyPropertyRequired ? nullable(node, at, rules) : node, enumerable: true, writable: true, configurable: true });
+    if (optional && rules.everyPropertyRequired) {
+      walk.note({ kind: 'rewritten', pointer: at, message: `optional property ${JSON.stringify(name)} is shown to ${rules.provider} as required and nullable; the adapter turns the model's null back into an absent property` });
+    }
+    Object.defineProperty(projected, name, { value: optional && rules.everyPropertyRequired ? nullable(node, at, walk) : node, enumerable: true, writable: true, configurable: true });
   }
   const names = Object.keys(properties);
   return { properties: projected, required: rules.everyPropertyRequired ? names : names.filter((n) => required.has(n)), additionalProperties: false };
 }
 
 /** An optional property for OpenAI strict: required, and null standing for absent. */
-function nullable(node: Record<string, unknown>, pointer: string, rules: Rules): Record<string, unknown> {
+function nullable(node: Record<string, unknown>, pointer: string, walk: Walk): Record<string, unknown> {
   const type = node['type'];
   const enumValues = node['enum'] as readonly unknown[] | undefined;
   if (type === 'null' || enumValues?.includes(null)) {
-    throw new Refused(`an optional property that may itself be null cannot be made required and nullable for ${rules.provider}: null would not say whether it was left out`, pointer);
+    walk.refuse(`an optional property that may itself be null cannot be made required and nullable for ${walk.rules.provider}: null would not say whether it was left out`, pointer);
   }
   const projected: Record<string, unknown> = { ...node };
   if (type !== undefined) projected['type'] = [type, 'null'];
   if (enumValues !== undefined) projected['enum'] = [...enumValues, null];
   return projected;
+}
+
+/** Every finding of a strict projection, for the build-time target profiles. */
+export function strictProjectionFindings(schema: Schema, provider: 'openai' | 'anthropic'): readonly ProjectionFinding[] {
+  return run(schema, provider === 'openai' ? openAiRules : anthropicRules, true).walk.findings;
 }
 
 /** OpenAI strict function parameters: every object closed, every property required (optional ones nullable). */
