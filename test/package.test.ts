@@ -20,6 +20,7 @@ describe('the published package', () => {
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain('LICENSE');
     expect(files).toContain('dist/hosts/mcp.js');
+    expect(files).toContain('schema/contract.schema.json');
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 
     const project = join(work, 'project');
