@@ -6,6 +6,7 @@ import { targetProfiles } from '../targets/profiles/index.js';
 import { version } from '../version.js';
 import { runBuild, watchBuild } from './build.js';
 import { runCheck } from './check.js';
+import { runDiff } from './diff.js';
 import type { OutputFormat } from './report.js';
 
 /** What `check` and `build` share: the flags that decide what a build generates, and how it reports. */
@@ -29,6 +30,8 @@ Commands:
            with -o, also check that generated output is up to date (stale, missing, orphaned files fail).
   build    Check contracts and write one validator module per contract plus an index;
            writes nothing if any contract has an error.
+  diff     Compare two versions of a set of contracts (jtc diff <old> <new>, or jtc diff --base <git rev> <inputs…>)
+           and classify every change for callers and for consumers of the output; exit 1 when one breaks.
 
 Options:
   -o, --out <dir>     output folder (required by build; for check, the folder to compare against)
@@ -40,6 +43,7 @@ Options:
   --target <names>    add what these targets refuse (errors) or do not enforce (warnings), comma-separated:
                       ${[...targetProfiles.keys()].join(', ')}
   -w, --watch         build only: rebuild on every change until interrupted
+  --base <rev>        diff only: the git revision holding the old version of the inputs
   -h, --help          show this help
   -v, --version       show the version
 
@@ -62,14 +66,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       write(`${version}\n`);
       return 0;
     }
-    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check and build (jtc --help)`);
+    if (command === 'diff') return diffCommand(rest, write);
+    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build and diff (jtc --help)`);
     const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const } : sharedOptions;
-    let parsed;
-    try {
-      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc --help)`);
-    }
+    const parsed = parseOptions(rest, options);
     const values = parsed.values as unknown as Record<string, string | boolean | undefined>;
     if (values['help'] === true) {
       write(usage());
@@ -96,6 +96,31 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     throw error;
+  }
+}
+
+function diffCommand(args: readonly string[], write: (text: string) => void): number {
+  const parsed = parseOptions(args, {
+    format: { type: 'string', default: 'text' },
+    'exact-numbers': { type: 'boolean', default: false },
+    base: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  const values = parsed.values as { format: string; 'exact-numbers': boolean; base?: string; help: boolean };
+  if (values.help) {
+    write(usage());
+    return 0;
+  }
+  const base = values.base;
+  const options = { format: oneOf<OutputFormat>('--format', values.format, ['text', 'json']), exactNumbers: values['exact-numbers'] };
+  return runDiff(parsed.positionals, base === undefined ? options : { ...options, base }, write);
+}
+
+function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc --help)`);
   }
 }
 

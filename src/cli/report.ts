@@ -11,7 +11,7 @@ export interface Summary {
 
 export function summarize(contracts: number, diagnostics: readonly Diagnostic[]): Summary {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  return { contracts, errors, warnings: diagnostics.length - errors };
+  return { contracts, errors, warnings: diagnostics.filter((d) => d.severity === 'warning').length };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -2,7 +2,8 @@
  * Every diagnostic the compiler can report. Codes are stable: tools and CI scripts match on them,
  * so a code is never reused for another meaning. JTC1xx are errors, JTC2xx warnings, JTC3xx what
  * a target profile (`--target`) finds: JTC30x refused (errors), JTC35x accepted but not enforced or
- * shown in another form (warnings).
+ * shown in another form (warnings); JTC4xx what `jtc diff` finds: breaking changes (errors) and
+ * compatible ones (info).
  */
 export const diagnosticCodes = {
   JTC100: { severity: 'error', title: 'invalid JSON' },
@@ -42,6 +43,11 @@ export const diagnosticCodes = {
   JTC302: { severity: 'error', title: 'over a limit of the target' },
   JTC350: { severity: 'warning', title: 'keyword the target does not enforce' },
   JTC351: { severity: 'warning', title: 'shown to the target in another form' },
-} as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
+  JTC400: { severity: 'error', title: 'tool removed' },
+  JTC401: { severity: 'error', title: 'breaking for callers: the input accepts less' },
+  JTC402: { severity: 'error', title: 'breaking for consumers: the output may hold more' },
+  JTC410: { severity: 'info', title: 'compatible change' },
+  JTC411: { severity: 'info', title: 'tool added' },
+} as const satisfies Record<string, { severity: 'error' | 'warning' | 'info'; title: string }>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -9,7 +9,7 @@ export interface Position {
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;
-  readonly severity: 'error' | 'warning';
+  readonly severity: 'error' | 'warning' | 'info';
   readonly file: string;
   readonly line: number;
   readonly column: number;

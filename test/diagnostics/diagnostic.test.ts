@@ -22,7 +22,8 @@ describe('diagnostics', () => {
     expect(appendPointer('', 0)).toBe('/0');
   });
 
-  it('keep errors in JTC1xx and warnings in JTC2xx', () => {
-    for (const [code, { severity }] of Object.entries(diagnosticCodes)) expect(severity).toBe(code.startsWith('JTC1') ? 'error' : 'warning');
+  it('keep their severity by range: JTC1xx, JTC30x and JTC40x errors, JTC2xx and JTC35x warnings, JTC41x info', () => {
+    const bySeries = (code: string): string => (/^JTC(1|30|40)/.test(code) ? 'error' : /^JTC(2|35)/.test(code) ? 'warning' : 'info');
+    for (const [code, { severity }] of Object.entries(diagnosticCodes)) expect({ code, severity }).toEqual({ code, severity: bySeries(code) });
   });
 });

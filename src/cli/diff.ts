@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { checkContracts, type SourceText } from '../contract/check-contracts.js';
+import { contractSuffix, discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
+import { compareDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
+import { diffContracts } from '../diff/diff-contracts.js';
+import { formatReport, type OutputFormat } from './report.js';
+
+export interface DiffCommandOptions {
+  readonly format: OutputFormat;
+  readonly exactNumbers: boolean;
+  /** A git revision holding the old version of the named inputs. */
+  readonly base?: string;
+}
+
+/**
+ * `jtc diff <old> <new>` or `jtc diff --base <rev> <inputs…>`: every change between two versions of
+ * a set of contracts, breaking ones as errors. Exit 1 when something breaks (for CI on pull
+ * requests), 0 when every change is compatible, 2 for usage and I/O errors.
+ */
+export function runDiff(inputs: readonly string[], options: DiffCommandOptions, write: (text: string) => void): number {
+  let before: SourceText[];
+  let after: SourceText[];
+  if (options.base !== undefined) {
+    if (inputs.length === 0) throw new UsageError('diff --base <rev>: name the contract files or folders to compare');
+    before = gitSources(options.base, inputs);
+    after = sources(inputs);
+  } else {
+    if (inputs.length !== 2) throw new UsageError('diff: name the old and the new version (two files or folders), or use --base <rev> <inputs…>');
+    before = sources([inputs[0]!]);
+    after = sources([inputs[1]!]);
+  }
+  const check = { exactNumbers: options.exactNumbers };
+  const [old, now] = [checkContracts(before, check), checkContracts(after, check)];
+  const problems = [...old.diagnostics, ...now.diagnostics].filter((d) => d.severity === 'error');
+  if (problems.length > 0) {
+    write(formatReport(options.format, problems, { contracts: before.length + after.length, errors: problems.length, warnings: 0 }, {}, ['diff: a version has contract errors; fix them to compare']));
+    return 1;
+  }
+  const changes = diffContracts(old.contracts, now.contracts, options.exactNumbers).sort(compareDiagnostics);
+  const breaking = changes.filter((d) => d.severity === 'error').length;
+  const compatible = changes.length - breaking;
+  const line = `${old.contracts.length} → ${now.contracts.length} contracts: ${breaking} breaking, ${compatible} compatible ${compatible === 1 ? 'change' : 'changes'}`;
+  if (options.format === 'json') write(`${JSON.stringify({ changes, summary: { before: old.contracts.length, after: now.contracts.length, breaking, compatible } }, null, 2)}\n`);
+  else write(`${[...changes.map((d) => formatReport('text', [d], { contracts: 0, errors: 0, warnings: 0 }).split('\n')[0]), line].join('\n')}\n`);
+  return hasErrors(changes) ? 1 : 0;
+}
+
+function sources(inputs: readonly string[]): SourceText[] {
+  return readContractSources(discoverContracts(inputs)).map((s) => ({ file: s.file, text: s.bytes }));
+}
+
+/** The contracts under `inputs` as they are at a git revision; files are named `rev:path`. */
+function gitSources(revision: string, inputs: readonly string[]): SourceText[] {
+  const git = (args: string[]): Buffer => {
+    try {
+      return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    } catch (error) {
+      const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0] ?? '';
+      throw new UsageError(`git ${args[0]} ${revision}: ${stderr || (error as Error).message}`);
+    }
+  };
+  const paths = git(['ls-tree', '-r', '--name-only', revision, '--', ...inputs])
+    .toString('utf8')
+    .split('\n')
+    .filter((path) => path.endsWith(contractSuffix) && !path.split('/').some((part) => part === 'node_modules' || part.startsWith('.')))
+    .sort();
+  return paths.map((path) => ({ file: `${revision}:${path}`, text: new Uint8Array(git(['show', `${revision}:./${path}`])) }));
+}
