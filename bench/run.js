@@ -44,7 +44,6 @@ function timeBatch(fn, samples, iterations) {
   return Number(process.hrtime.bigint() - start) / (iterations * samples.length);
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const geomean = (values) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 
 async function importText(name, text) {
@@ -96,7 +95,6 @@ for (const file of files) {
   const moduleFile = compiled.files.find((f) => f.path !== 'index.ts');
   const js = ts.transpileModule(moduleFile.text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
   const ours = (await importText(`${source.name}.ours.mjs`, js)).contract;
-
 
   const sides = {};
   for (const side of ['input', 'output']) {
@@ -167,12 +165,7 @@ for (const contract of contracts) {
       const output = contract.sides.output.engines[engine];
       // A fresh function per plan keeps every call site monomorphic (closures of one literal share
       // their type feedback); the verdicts are counted and returned, so no work can be optimised away.
-      const run = new Function(
-        'input',
-        'output',
-        'sideOf',
-        'return function run(values) { let accepted = 0; for (let i = 0; i < values.length; i++) if ((sideOf[i] === 0 ? input : output)(values[i])) accepted++; return accepted; };',
-      )(input, output, sideOf);
+      const run = new Function('input', 'output', 'sideOf', 'return function run(values) { let accepted = 0; for (let i = 0; i < values.length; i++) if ((sideOf[i] === 0 ? input : output)(values[i])) accepted++; return accepted; };')(input, output, sideOf);
       plans.push({ key: `${contract.name}|${engine}|${label}`, run, samples });
     }
   }
@@ -180,7 +173,10 @@ for (const contract of contracts) {
 for (const plan of plans) plan.iterations = measure(plan.run, plan.samples).iterations;
 // Each round visits the plans in a new order, so no engine always runs right after the same other one.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 for (let round = 0; round <= rounds; round++) {
   const order = plans.map((plan) => ({ plan, key: random() })).sort((a, b) => a.key - b.key);
   for (const { plan } of order) {
@@ -268,8 +264,7 @@ const rows = contracts.map((contract) => {
   return row;
 });
 
-const ratio = (engine, label, against = 'ajv standalone') =>
-  geomean(rows.filter((r) => r[`${engine}|${label}`] !== null && r[`${against}|${label}`] !== null).map((r) => r[`${engine}|${label}`] / r[`${against}|${label}`]));
+const ratio = (engine, label, against = 'ajv standalone') => geomean(rows.filter((r) => r[`${engine}|${label}`] !== null && r[`${against}|${label}`] !== null).map((r) => r[`${engine}|${label}`] / r[`${against}|${label}`]));
 
 const summary = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },

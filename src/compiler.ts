@@ -61,5 +61,12 @@ export function assembleBuild(compiled: readonly CompiledSource[], emit: EmitKin
   const diagnostics = [...compiled.flatMap((source) => source.diagnostics), ...names.diagnostics, ...setFindings(names.accepted, targets)].sort(compareDiagnostics);
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   const modules = names.accepted.flatMap((contract) => filesOf.get(contract) ?? []);
-  return { files: fileSet(modules, names.accepted.map((c) => c.name), emit), diagnostics };
+  return {
+    files: fileSet(
+      modules,
+      names.accepted.map((c) => c.name),
+      emit,
+    ),
+    diagnostics,
+  };
 }

@@ -89,7 +89,10 @@ function skipValue(text: string, start: number): string {
 
 describe('compiler fuzzing (property): never a throw, always a diagnostic inside the file', () => {
   it('random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), mode, (bytes, exact) => expectCompilesOrExplains(bytes, exact)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), mode, (bytes, exact) => expectCompilesOrExplains(bytes, exact)),
+      { numRuns: 300 },
+    );
   });
 
   it('byte mutations of the fixtures', () => {

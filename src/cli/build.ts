@@ -77,11 +77,13 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
     const watchers = inputs.map((input) => new InputWatcher(input, schedule));
     // Saves by rename, deletions and re-creations replace what a watcher holds: re-arm on a change of
     // kind or identity. The interval also keeps the process alive when every watcher has closed.
-    const rearm = setInterval(() => watchers.forEach((w) => w.rearmIfReplaced()), rearmMs);
+    const rearm = setInterval(() => {
+      for (const watcher of watchers) watcher.rearmIfReplaced();
+    }, rearmMs);
     const stop = (): void => {
       clearTimeout(timer);
       clearInterval(rearm);
-      watchers.forEach((w) => w.close());
+      for (const watcher of watchers) watcher.close();
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       write('stopped watching\n');

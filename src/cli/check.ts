@@ -23,9 +23,7 @@ export async function runCheck(inputs: readonly string[], options: CheckCommandO
   const sources = readContractSources(discoverContracts(inputs)).map((s) => ({ file: s.file, text: s.bytes }));
   // Without an output folder nothing is generated; with one, generation is a build's, on as many threads.
   const { diagnostics, files } =
-    options.out === undefined
-      ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers, targets: options.targets }).diagnostics, files: [] }
-      : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit, targets: options.targets }, options.jobs);
+    options.out === undefined ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers, targets: options.targets }).diagnostics, files: [] } : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit, targets: options.targets }, options.jobs);
   const summary = summarize(sources.length, diagnostics);
   let exitCode = exitCodeFor(summary, options.strict);
   if (options.out === undefined || hasErrors(diagnostics)) {
@@ -33,11 +31,7 @@ export async function runCheck(inputs: readonly string[], options: CheckCommandO
     return exitCode;
   }
   const drift = compareOutput(options.out, files);
-  const driftLines = [
-    ...drift.stale.map((f) => `${options.out}/${f}: stale (differs from what the contracts generate)`),
-    ...drift.missing.map((f) => `${options.out}/${f}: missing`),
-    ...drift.orphaned.map((f) => `${options.out}/${f}: orphaned (generated, but no contract produces it)`),
-  ];
+  const driftLines = [...drift.stale.map((f) => `${options.out}/${f}: stale (differs from what the contracts generate)`), ...drift.missing.map((f) => `${options.out}/${f}: missing`), ...drift.orphaned.map((f) => `${options.out}/${f}: orphaned (generated, but no contract produces it)`)];
   if (driftLines.length > 0) {
     driftLines.push(`generated output is out of date: run jtc build ${inputs.join(' ')} -o ${options.out}`);
     exitCode = 1;

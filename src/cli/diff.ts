@@ -55,7 +55,10 @@ function gitSources(revision: string, inputs: readonly string[]): SourceText[] {
     try {
       return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
     } catch (error) {
-      const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0] ?? '';
+      const stderr =
+        String((error as { stderr?: Buffer }).stderr ?? '')
+          .trim()
+          .split('\n')[0] ?? '';
       throw new UsageError(`git ${args[0]} ${revision}: ${stderr || (error as Error).message}`);
     }
   };

@@ -125,7 +125,10 @@ function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(args: r
 }
 
 function targetsOf(flags: readonly string[]): string[] {
-  const names = flags.flatMap((flag) => flag.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const names = flags
+    .flatMap((flag) => flag.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const unknown = names.find((name) => !targetProfiles.has(name));
   if (unknown !== undefined) throw new UsageError(`--target: unknown target "${unknown}"; the targets are ${[...targetProfiles.keys()].join(', ')}`);
   return [...new Set(names)];

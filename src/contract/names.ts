@@ -28,7 +28,9 @@ export function exportName(toolName: string): string {
 
 /** Words an index export cannot be imported under (`import { class } …` does not parse); `default` would be the default export. */
 const reservedWords: ReadonlySet<string> = new Set(
-  'arguments await break case catch class const continue debugger default delete do else enum eval export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield'.split(' '),
+  'arguments await break case catch class const continue debugger default delete do else enum eval export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield'.split(
+    ' ',
+  ),
 );
 
 /** Device names Windows reserves whatever the extension: `con.get.ts` cannot be created there. */

@@ -47,8 +47,8 @@ export function positionIndex(root: JsonNode): Map<string, Position> {
   const index = new Map<string, Position>();
   const walk = (node: JsonNode): void => {
     index.set(node.pointer, node.position);
-    if (node.kind === 'object') node.members.forEach((member) => walk(member.value));
-    else if (node.kind === 'array') node.items.forEach(walk);
+    if (node.kind === 'object') for (const member of node.members) walk(member.value);
+    else if (node.kind === 'array') for (const item of node.items) walk(item);
   };
   walk(root);
   return index;

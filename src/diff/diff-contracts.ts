@@ -118,20 +118,24 @@ const text = (bound: CountBound | DecimalBound): string => ('lexeme' in bound ? 
 
 /** A bound added, or tightened (a lower one raised, an upper one lowered), narrows; removed or loosened widens. */
 function compareBound<B extends CountBound | DecimalBound>(before: B | undefined, after: B | undefined, keyword: string, bound: 'lower' | 'upper', at: At, order: Order<B>): void {
-  if (before === undefined && after === undefined) return;
-  if (before === undefined) return at(after, 'narrows', `"${keyword}" ${text(after!)} was added`);
-  if (after === undefined) return at(undefined, 'widens', `"${keyword}" ${text(before)} was removed`);
-  const sign = order(after, before);
-  if (sign === 0) return;
-  const tighter = bound === 'lower' ? sign > 0 : sign < 0;
-  at(after, tighter ? 'narrows' : 'widens', `"${keyword}" went from ${text(before)} to ${text(after)}`);
+  if (before === undefined) {
+    if (after !== undefined) at(after, 'narrows', `"${keyword}" ${text(after)} was added`);
+  } else if (after === undefined) {
+    at(undefined, 'widens', `"${keyword}" ${text(before)} was removed`);
+  } else {
+    const sign = order(after, before);
+    const tighter = bound === 'lower' ? sign > 0 : sign < 0;
+    if (sign !== 0) at(after, tighter ? 'narrows' : 'widens', `"${keyword}" went from ${text(before)} to ${text(after)}`);
+  }
 }
 
 function compareEnums(before: SchemaNode, after: SchemaNode, at: At, numeric: NumericReading): void {
   const [oldEnum, newEnum] = [before.enum, after.enum];
-  if (oldEnum === undefined && newEnum === undefined) return;
-  if (oldEnum === undefined) return at(newEnum, 'narrows', '"enum" was added');
-  if (newEnum === undefined) return at(undefined, 'widens', '"enum" was removed');
+  if (oldEnum === undefined || newEnum === undefined) {
+    if (oldEnum !== undefined) at(undefined, 'widens', '"enum" was removed');
+    else if (newEnum !== undefined) at(newEnum, 'narrows', '"enum" was added');
+    return;
+  }
   const oldKeys = new Set(oldEnum.accepted.map((v) => equalityKey(v, numeric)));
   const newKeys = new Set(newEnum.accepted.map((v) => equalityKey(v, numeric)));
   const removed = oldEnum.accepted.filter((v) => !newKeys.has(equalityKey(v, numeric)));

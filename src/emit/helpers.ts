@@ -3,22 +3,7 @@
  * runs with no import at all. They are written once here, in TypeScript; a few differ in exact
  * mode, where a number may also arrive as a bigint or a JsonNumber.
  */
-export type HelperName =
-  | 'isPlainObject'
-  | 'ownValue'
-  | 'absenceNote'
-  | 'codePointLength'
-  | 'isJsonValue'
-  | 'describeType'
-  | 'jsonEqual'
-  | 'jsonNumberBrand'
-  | 'isJsonNumber'
-  | 'isJsonNumberText'
-  | 'jsonNumber'
-  | 'isNumeric'
-  | 'decimalOf'
-  | 'decimalKey'
-  | 'compareDecimal';
+export type HelperName = 'isPlainObject' | 'ownValue' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal';
 
 interface Helper {
   uses(exact: boolean): readonly HelperName[];
@@ -107,9 +92,7 @@ function isJsonValue(value: unknown, depth = 0): boolean {
 function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : Number.isFinite(value) ? "number" : String(value);${
-    exact ? '\n  if (typeof value === "bigint") return "integer";\n  if (isJsonNumber(value)) return decimalOf(value)[2] >= 0 ? "integer" : "number";' : ''
-  }
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : Number.isFinite(value) ? "number" : String(value);${exact ? '\n  if (typeof value === "bigint") return "integer";\n  if (isJsonNumber(value)) return decimalOf(value)[2] >= 0 ? "integer" : "number";' : ''}
   if (typeof value === "object") return isPlainObject(value) ? "object" : "a non-JSON object";
   return typeof value;
 }`,

@@ -11,9 +11,15 @@ export function jsonLiteral(node: JsonNode, exact = false): Code {
   switch (node.kind) {
     case 'object':
       if (node.members.length === 0) return code`{}`;
-      return code`{ ${join(node.members.map((m) => code`${propertyKey(m.key)}: ${jsonLiteral(m.value, exact)}`), ', ')} }`;
+      return code`{ ${join(
+        node.members.map((m) => code`${propertyKey(m.key)}: ${jsonLiteral(m.value, exact)}`),
+        ', ',
+      )} }`;
     case 'array':
-      return code`[${join(node.items.map((item) => jsonLiteral(item, exact)), ', ')}]`;
+      return code`[${join(
+        node.items.map((item) => jsonLiteral(item, exact)),
+        ', ',
+      )}]`;
     case 'number':
       if (exact && !roundTripsThroughF64(node.lexeme)) return code`jsonNumber(${decimalText(parseDecimal(node.lexeme)!)})`;
       return new Code(literal(Number(node.lexeme)));

@@ -62,12 +62,7 @@ export function emitModule(contract: ContractIR): string {
 
 function header(contract: ContractIR): string {
   const mode = contract.exactNumbers ? 'exact (every digit of bounds and values kept)' : 'default (bounds and values as JS numbers, rounded to the nearest f64)';
-  return [
-    generatedHeaderLine('contract'),
-    `// Tool: ${literal(contract.name)}`,
-    `// Contract SHA-256: ${contract.hash}`,
-    `// Numbers: ${mode}`,
-  ].join('\n');
+  return [generatedHeaderLine('contract'), `// Tool: ${literal(contract.name)}`, `// Contract SHA-256: ${contract.hash}`, `// Numbers: ${mode}`].join('\n');
 }
 
 /** The template cut once at its placeholders: static text at even indices, names at odd ones. */

@@ -20,10 +20,7 @@ export interface EmittedTypes {
  */
 export function emitTypes(contract: ContractIR, stem: string, exactNumbers: boolean): EmittedTypes {
   const state = { usesJsonValue: false, exactNumbers };
-  const text = [
-    rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state),
-    rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state),
-  ].join('\n\n');
+  const text = [rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state), rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state)].join('\n\n');
   return { text, usesJsonValue: state.usesJsonValue };
 }
 

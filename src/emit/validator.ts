@@ -78,11 +78,19 @@ const checkPass: Pass = {
 
 const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
 
-const missing = (name: string, schemaPath: string, path: PathRef, value: Code): Code =>
-  issue(path, appendPointer(schemaPath, 'required'), 'required', code`${requiredMessage(name)} + absenceNote(${value}, ${name})`, code`{ missingProperty: ${name} }`);
+const missing = (name: string, schemaPath: string, path: PathRef, value: Code): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', code`${requiredMessage(name)} + absenceNote(${value}, ${name})`, code`{ missingProperty: ${name} }`);
 
 const unexpected = (rules: ObjectRules, schemaPath: string): Code =>
-  issue(keyed(new Code('key')), appendPointer(schemaPath, 'additionalProperties'), 'additionalProperties', unexpectedPropertyMessage(new Code('key'), rules.properties.map((p) => p.name)), code`{ additionalProperty: key }`);
+  issue(
+    keyed(new Code('key')),
+    appendPointer(schemaPath, 'additionalProperties'),
+    'additionalProperties',
+    unexpectedPropertyMessage(
+      new Code('key'),
+      rules.properties.map((p) => p.name),
+    ),
+    code`{ additionalProperty: key }`,
+  );
 
 const collectPass: Pass = {
   failIf: (keyword, check, schemaPath, path) => code`if (${check.fails}) ${issue(path, appendPointer(schemaPath, keyword), keyword, check.message, check.params)}`,
@@ -194,7 +202,7 @@ export class ValidatorEmitter {
   }
 
   private use(check: EmittedCheck): EmittedCheck {
-    check.helpers.forEach((helper) => this.helpers.add(helper));
+    for (const helper of check.helpers) this.helpers.add(helper);
     return check;
   }
 
@@ -219,11 +227,7 @@ export class ValidatorEmitter {
     this.shapePath = node.schemaPath;
     const value = new Code('value');
     const check = lines([code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
-    const collect = lines([
-      code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`,
-      this.nodeStatements(collectPass, node, value, functionPath, base),
-      code`}`,
-    ]);
+    const collect = lines([code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`, this.nodeStatements(collectPass, node, value, functionPath, base), code`}`]);
     this.shapePath = outerPath;
     shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
     return names;
@@ -318,13 +322,7 @@ export class ValidatorEmitter {
     } else {
       itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
-    return lines([
-      ...this.failAll(pass, counts, schemaPath, path),
-      code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`,
-      code`const item: unknown = ${value}[i];`,
-      itemStatements,
-      code`}`,
-    ]);
+    return lines([...this.failAll(pass, counts, schemaPath, path), code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`, code`const item: unknown = ${value}[i];`, itemStatements, code`}`]);
   }
 
   private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
@@ -355,15 +353,8 @@ export class ValidatorEmitter {
       }
     }
     const other = closed ? code`return false;` : code`if (!isJsonValue(${value}[key])) return false;`;
-    const loop =
-      closed && cases.length === 0
-        ? [code`for (const _key in ${value}) return false;`]
-        : [code`for (const key in ${value}) {`, ...(cases.length > 0 ? [code`switch (key) {`, ...cases, code`}`] : []), other, code`}`];
-    return lines([
-      rules.required.length > 0 ? code`let ${count} = 0;` : undefined,
-      ...loop,
-      rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined,
-    ]);
+    const loop = closed && cases.length === 0 ? [code`for (const _key in ${value}) return false;`] : [code`for (const key in ${value}) {`, ...(cases.length > 0 ? [code`switch (key) {`, ...cases, code`}`] : []), other, code`}`];
+    return lines([rules.required.length > 0 ? code`let ${count} = 0;` : undefined, ...loop, rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined]);
   }
 
   /**
@@ -403,21 +394,9 @@ export class ValidatorEmitter {
       onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`]);
     }
     const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
-    const switchCases = [
-      ...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]),
-      ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`]),
-    ];
+    const switchCases = [...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]), ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`])];
     const skipKnown = switchCases.length === 0 ? [] : [code`switch (key) {`, ...switchCases, code`}`];
-    statements.push(
-      lines([
-        code`for (const key in ${value}) {`,
-        code`if (issues.length > maxIssues) break;`,
-        code`if (!Object.hasOwn(${value}, key)) continue;`,
-        ...skipKnown,
-        onExtra,
-        code`}`,
-      ]),
-    );
+    statements.push(lines([code`for (const key in ${value}) {`, code`if (issues.length > maxIssues) break;`, code`if (!Object.hasOwn(${value}, key)) continue;`, ...skipKnown, onExtra, code`}`]));
     return lines(statements);
   }
 }

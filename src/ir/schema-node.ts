@@ -7,14 +7,7 @@ import type { JsonNode } from '../source/json-node.js';
  * two can never disagree. A node's `kind` is its declared `type`, or `any` when `type` is absent;
  * an `any` node keeps the rules of every type, each applying only to values of that type.
  */
-export type SchemaNode =
-  | NullNode
-  | BooleanNode
-  | NumberNode
-  | StringNode
-  | ArrayNode
-  | ObjectNode
-  | AnyNode;
+export type SchemaNode = NullNode | BooleanNode | NumberNode | StringNode | ArrayNode | ObjectNode | AnyNode;
 
 export type TypeName = 'null' | 'boolean' | 'number' | 'integer' | 'string' | 'array' | 'object';
 

@@ -127,7 +127,10 @@ function lockOutput(outDir: string): () => void {
       writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
       return () => rmSync(path, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return withIoErrors(path, () => { throw error; });
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        return withIoErrors(path, () => {
+          throw error;
+        });
     }
     const holder = lockHolder(path);
     if (holder !== undefined) throw new UsageError(`${outDir}: another jtc build (process ${holder}) is writing into this folder; wait for it to finish (if none is running, delete ${path})`);

@@ -162,10 +162,10 @@ export class CapabilityRuntime {
     if (!started.ok) return started;
     const call = started.call;
     const outcome = runHandler(call);
-    if ('then' in outcome) {
+    if ('awaited' in outcome) {
       // It ran, so the reserved call stays used; from now on `call` refuses it before it runs.
       call.entry.asynchronous = true;
-      settleThenable(outcome.then, () => undefined);
+      settleThenable(outcome.awaited, () => undefined);
       return this.finish(call, { error: new ToolError('handler_failed', `the handler of "${call.entry.name}" returned a promise: call it with callAsync()`) }) as CallResult<O>;
     }
     return this.finish(call, outcome) as CallResult<O>;
@@ -250,11 +250,11 @@ export class CapabilityRuntime {
   private run(call: DeferredOpenCall): void {
     call.handle.state = 'running';
     const outcome = runHandler(call);
-    if (!('then' in outcome)) {
+    if (!('awaited' in outcome)) {
       this.settle(call, outcome);
       return;
     }
-    settleThenable(outcome.then, (settlement) => this.settle(call, settlement));
+    settleThenable(outcome.awaited, (settlement) => this.settle(call, settlement));
   }
 
   /** Completes a pending protocol call; its output is held to the envelope and the output contract. */
@@ -439,7 +439,7 @@ function handlerError(error: unknown): ToolError {
 }
 
 /** A handler's result, its `then` when it is a thenable, or what it threw. Reading `then` may throw as well. */
-function runHandler(call: OpenCall): Settlement | { readonly then: () => Promise<unknown> } {
+function runHandler(call: OpenCall): Settlement | { readonly awaited: () => Promise<unknown> } {
   let output: unknown;
   try {
     output = call.entry.handler!({ tool: call.entry.name, callId: call.record.callId, input: call.input });
@@ -447,7 +447,7 @@ function runHandler(call: OpenCall): Settlement | { readonly then: () => Promise
     const then: unknown = (output as { then?: unknown }).then;
     if (typeof then !== 'function') return { output };
     const thenable = output;
-    return { then: () => new Promise<unknown>((resolve, reject) => (then as (ok: (v: unknown) => void, fail: (e: unknown) => void) => unknown).call(thenable, resolve, reject)) };
+    return { awaited: () => new Promise<unknown>((resolve, reject) => (then as (ok: (v: unknown) => void, fail: (e: unknown) => void) => unknown).call(thenable, resolve, reject)) };
   } catch (error) {
     return { error: handlerError(error) };
   }

@@ -13,9 +13,7 @@ export interface ValidationIssue {
   readonly path: readonly PathSegment[];
 }
 
-export type ValidationResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[]; readonly truncated: boolean };
+export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ValidationIssue[]; readonly truncated: boolean };
 
 export interface ContractValidator<T> {
   is(value: unknown): value is T;

@@ -1,18 +1,7 @@
 import type { ValidationIssue } from './contract.js';
 
 /** Why a call did not produce an output. Stable strings: hosts and models match on them. */
-export type ToolErrorCode =
-  | 'denied'
-  | 'unknown_tool'
-  | 'invalid_json'
-  | 'invalid_envelope'
-  | 'invalid_input'
-  | 'budget_exhausted'
-  | 'handler_failed'
-  | 'invalid_output'
-  | 'cancelled'
-  | 'unknown_call'
-  | 'asynchronous_handler';
+export type ToolErrorCode = 'denied' | 'unknown_tool' | 'invalid_json' | 'invalid_envelope' | 'invalid_input' | 'budget_exhausted' | 'handler_failed' | 'invalid_output' | 'cancelled' | 'unknown_call' | 'asynchronous_handler';
 
 export class ToolError extends Error {
   override readonly name = 'ToolError';

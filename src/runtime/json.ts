@@ -241,7 +241,11 @@ class JsonReader {
     if (c === '{') return this.object(depth);
     if (c === '[') return this.array(depth);
     if (c === '"') return this.string();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.index)) {
         this.index += word.length;
         return value;

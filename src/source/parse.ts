@@ -142,7 +142,7 @@ class Parser {
         const match = numberPattern.exec(this.text);
         if (match === null) this.stop(`expected a JSON value, found ${this.describeHere()}`);
         this.index += match[0].length;
-        if (/[0-9.eE+\-]/.test(this.text[this.index] ?? '')) this.stop(`malformed number, found ${this.describeHere()}`, 'write numbers as in RFC 8259: no leading zeros, no leading "+", digits after "."');
+        if (/[0-9.eE+-]/.test(this.text[this.index] ?? '')) this.stop(`malformed number, found ${this.describeHere()}`, 'write numbers as in RFC 8259: no leading zeros, no leading "+", digits after "."');
         return { kind: 'number', position, pointer, lexeme: match[0] };
       }
     }
@@ -256,16 +256,16 @@ class Parser {
   }
 
   private parseEscape(): string {
-    const escape = this.text[this.index + 1] ?? '';
-    if (escape === 'u') {
+    const letter = this.text[this.index + 1] ?? '';
+    if (letter === 'u') {
       const hex = this.text.slice(this.index + 2, this.index + 6);
       if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.stop('invalid \\u escape: expected four hex digits');
       this.index += 6;
       // Lone surrogates are legal JSON escapes; they are kept as the UTF-16 unit they name.
       return String.fromCharCode(parseInt(hex, 16));
     }
-    const replacement = escapes[escape];
-    if (replacement === undefined) this.stop(`invalid escape "\\${escape}"`, 'valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX');
+    const replacement = escapes[letter];
+    if (replacement === undefined) this.stop(`invalid escape "\\${letter}"`, 'valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX');
     this.index += 2;
     return replacement;
   }

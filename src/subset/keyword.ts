@@ -92,8 +92,7 @@ export function readDecimal(keyword: string) {
 }
 
 export function readString(keyword: string) {
-  return (node: JsonNode, context: ReadContext): string | undefined =>
-    node.kind === 'string' ? node.value : invalidValue(context, node, `"${keyword}" must be a string, found ${node.kind}`);
+  return (node: JsonNode, context: ReadContext): string | undefined => (node.kind === 'string' ? node.value : invalidValue(context, node, `"${keyword}" must be a string, found ${node.kind}`));
 }
 
 function* numbersIn(node: JsonNode): Generator<Extract<JsonNode, { kind: 'number' }>> {

@@ -11,8 +11,7 @@ import { evaluate, type NumericReading } from './evaluate.js';
  * enum values or defaults the schema itself rejects. Reported as warnings (errors with --strict).
  */
 export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, report: (d: DiagnosticInput) => void): void {
-  const warn = (code: DiagnosticInput['code'], at: Located, message: string, hint: string): void =>
-    report({ code, position: at.position, pointer: at.pointer, message, hint });
+  const warn = (code: DiagnosticInput['code'], at: Located, message: string, hint: string): void => report({ code, position: at.position, pointer: at.pointer, message, hint });
 
   const rules = rulesOf(node);
   const { string, number, array, object } = rules;
@@ -51,7 +50,7 @@ export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, re
     if (!evaluate(node, value, numeric)) warn('JTC207', value, `${what} ${canonicalJson(value)} is rejected by its own schema`, 'correct the value or the schema');
   };
   if (node.annotations.default !== undefined) checkAnnotation(node.annotations.default, '"default"');
-  node.annotations.examples?.forEach((example) => checkAnnotation(example, 'example'));
+  for (const example of node.annotations.examples ?? []) checkAnnotation(example, 'example');
 
   for (const property of object?.properties ?? []) findSchemaWarnings(property.schema, numeric, report);
   if (array?.items !== undefined) findSchemaWarnings(array.items, numeric, report);

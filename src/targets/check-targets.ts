@@ -168,7 +168,10 @@ export function setTargetFindings(contracts: readonly { readonly name: string; r
   }
   if (limits.optionalParameters !== undefined) {
     let sum = 0;
-    const crossing = contracts.findIndex((c) => (sum += c.optionalParameters) > limits.optionalParameters!);
+    const crossing = contracts.findIndex((c) => {
+      sum += c.optionalParameters;
+      return sum > limits.optionalParameters!;
+    });
     if (crossing >= 0) add(crossing, 'JTC302', `one request takes at most ${limits.optionalParameters} optional parameters across its strict tools; with this tool the build has ${sum}`, 'make parameters required, or offer fewer tools per request');
   }
   // Two names that meet once "." becomes "_" differ only in separators, so they already give the

@@ -82,7 +82,7 @@ describe('jtc build and jtc check -o', () => {
   it('fails check -o listing stale, missing and orphaned files', () => {
     const dir = scratch();
     jtc(['build', 'contracts', '-o', 'generated'], dir);
-    writeFileSync(join(dir, 'generated/math.add.ts'), readFileSync(join(dir, 'generated/math.add.ts'), 'utf8') + '// edited\n');
+    writeFileSync(join(dir, 'generated/math.add.ts'), `${readFileSync(join(dir, 'generated/math.add.ts'), 'utf8')}// edited\n`);
     unlinkSync(join(dir, 'generated/notes.search.ts'));
     rmSync(join(dir, 'contracts/limits.at_limit.contract.json'));
     const { code, stdout } = jtc(['check', 'contracts', '-o', 'generated'], dir);

@@ -61,7 +61,7 @@ describe('jtc diff: classification from the IR', () => {
     expect(changes([contract({}, {}, 'a.one')], [contract({}, {}, 'a.two')])).toEqual(['JTC411 /name', 'JTC400 /name']);
   });
 
-  it('reports the new version\'s file, line and column', () => {
+  it("reports the new version's file, line and column", () => {
     const [found] = diffContracts(ir([contract(q())]), ir([contract(q({ maxLength: 5 }))]), false);
     expect(found).toMatchObject({ file: 'notes.search.contract.json', line: 9, column: 22, severity: 'error' });
   });
@@ -84,13 +84,19 @@ describe('jtc diff on the command line', () => {
 
   it('compares two folders, exits 1 on a breaking change and 0 on compatible ones, in text and json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jtc-diff-'));
-    for (const [folder, schema] of [['old', q()], ['new', q({ maxLength: 5 })], ['wider', { ...q(), required: [] }]] as const) {
+    for (const [folder, schema] of [
+      ['old', q()],
+      ['new', q({ maxLength: 5 })],
+      ['wider', { ...q(), required: [] }],
+    ] as const) {
       mkdirSync(join(dir, folder));
       writeFileSync(join(dir, folder, 'notes.search.contract.json'), contract(schema).text);
     }
     const breaking = jtc(['diff', 'old', 'new'], dir);
     expect(breaking.status).toBe(1);
-    expect(breaking.stdout).toBe('new/notes.search.contract.json:9:22 - error JTC401: input: "maxLength" 5 was added; the input accepts less, so calls that worked may now be denied at /input/properties/q/maxLength (breaking for callers: keep the old rule, or release it as a new tool)\n1 → 1 contracts: 1 breaking, 0 compatible changes\n');
+    expect(breaking.stdout).toBe(
+      'new/notes.search.contract.json:9:22 - error JTC401: input: "maxLength" 5 was added; the input accepts less, so calls that worked may now be denied at /input/properties/q/maxLength (breaking for callers: keep the old rule, or release it as a new tool)\n1 → 1 contracts: 1 breaking, 0 compatible changes\n',
+    );
     const compatible = jtc(['diff', 'old', 'wider', '--format', 'json'], dir);
     expect(compatible.status).toBe(0);
     expect(JSON.parse(compatible.stdout)).toMatchObject({ summary: { breaking: 0, compatible: 1 }, changes: [{ code: 'JTC410', severity: 'info' }] });

@@ -20,7 +20,14 @@ describe('adversarial names, descriptions and enum strings', () => {
     for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
       if (token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push(scanner.getTokenText());
     }
-    const commentText = comments.map((c) => c.slice(2, -2).replace(/^\s*\* ?/gm, '').replace(/\*\\\//g, '*/')).join('\n');
+    const commentText = comments
+      .map((c) =>
+        c
+          .slice(2, -2)
+          .replace(/^\s*\* ?/gm, '')
+          .replace(/\*\\\//g, '*/'),
+      )
+      .join('\n');
     const descriptions = Object.values(parsed.input.properties).map((p) => (p as { description: string }).description);
     for (const description of descriptions) {
       for (const line of description.split(/[\n\u2028\u2029]/)) expect(commentText).toContain(line.trimEnd());

@@ -9,7 +9,11 @@ describe('the code builder', () => {
         const literal = stringLiteral(text);
         expect(JSON.parse(literal)).toBe(text);
         expect(literal).not.toMatch(/[\n\r\u2028\u2029]/);
-        expect(literal).toBe(JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+        expect(literal).toBe(
+          JSON.stringify(text)
+            .replace(/\u2028/g, '\\u2028')
+            .replace(/\u2029/g, '\\u2029'),
+        );
       }),
       { numRuns: 2000 },
     );

@@ -167,7 +167,15 @@ export const keywordCases: readonly KeywordCase[] = [
       { description: 'null', data: null, valid: true },
       { description: 'deep JSON', data: { a: [{ b: [1, 2, { c: 'd' }] }] }, valid: true },
       { description: 'undefined', data: undefined, valid: false },
-      { description: 'a cycle', data: (() => { const a: Record<string, unknown> = {}; a['self'] = a; return a; })(), valid: false },
+      {
+        description: 'a cycle',
+        data: (() => {
+          const a: Record<string, unknown> = {};
+          a['self'] = a;
+          return a;
+        })(),
+        valid: false,
+      },
       { description: 'hostile depth', data: Array.from({ length: 100_000 }).reduce<unknown>((inner) => [inner], null), valid: false },
     ],
   },
@@ -175,8 +183,25 @@ export const keywordCases: readonly KeywordCase[] = [
     description: 'a getter that throws or a revoked proxy cannot crash the validator',
     schema: '{"type": "object", "properties": {"a": {"type": "string"}}}',
     tests: [
-      { description: 'throwing getter', data: Object.defineProperty({}, 'a', { get() { throw new Error('boom'); }, enumerable: true }), valid: false },
-      { description: 'revoked proxy', data: (() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; })(), valid: false },
+      {
+        description: 'throwing getter',
+        data: Object.defineProperty({}, 'a', {
+          get() {
+            throw new Error('boom');
+          },
+          enumerable: true,
+        }),
+        valid: false,
+      },
+      {
+        description: 'revoked proxy',
+        data: (() => {
+          const p = Proxy.revocable({}, {});
+          p.revoke();
+          return p.proxy;
+        })(),
+        valid: false,
+      },
     ],
   },
   {
@@ -239,8 +264,30 @@ export const keywordCases: readonly KeywordCase[] = [
     description: 'a thrown value that cannot be turned into text still gives an issue',
     schema: '{"type": "object", "properties": {"a": {"type": "string"}}}',
     tests: [
-      { description: 'a getter throwing a null-prototype object', data: Object.defineProperty({}, 'a', { get() { throw Object.create(null); }, enumerable: true }), valid: false },
-      { description: 'a getter throwing an object whose toString throws', data: Object.defineProperty({}, 'a', { get() { throw { toString() { throw 1; } }; }, enumerable: true }), valid: false },
+      {
+        description: 'a getter throwing a null-prototype object',
+        data: Object.defineProperty({}, 'a', {
+          get() {
+            throw Object.create(null);
+          },
+          enumerable: true,
+        }),
+        valid: false,
+      },
+      {
+        description: 'a getter throwing an object whose toString throws',
+        data: Object.defineProperty({}, 'a', {
+          get() {
+            throw {
+              toString() {
+                throw 1;
+              },
+            };
+          },
+          enumerable: true,
+        }),
+        valid: false,
+      },
     ],
   },
 ];

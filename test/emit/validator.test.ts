@@ -146,10 +146,7 @@ describe('a value is judged as what it means as JSON, and a failure says why', (
   it('a non-enumerable property is reported missing, with the reason', () => {
     const validator = compileSchema('{"type": "object", "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}}, "required": ["left", "right"], "additionalProperties": false}');
     const value = Object.defineProperty({ left: 1, extra: 2 }, 'right', { value: 2, enumerable: false });
-    expect(realIssueMessages(validator.validate(value))).toEqual([
-      'missing required property "right" (the object\'s own property is not enumerable, so it is not part of the value as JSON)',
-      'unexpected property "extra"; allowed: left, right',
-    ]);
+    expect(realIssueMessages(validator.validate(value))).toEqual(['missing required property "right" (the object\'s own property is not enumerable, so it is not part of the value as JSON)', 'unexpected property "extra"; allowed: left, right']);
   });
 
   it('a required name that a closed object does not declare is reported where it stands', () => {

@@ -70,7 +70,7 @@ describe('AI SDK 6: tools backed by the runtime', () => {
     expect((parts.find((p) => p.type === 'tool-error') as { error: Error }).error.message).toBe('invalid_output: output of "math.add" does not match its contract: /total: must be an integer, got string');
   });
 
-  it('shows the model the contract\'s schema as it is: an open object stays open', async () => {
+  it("shows the model the contract's schema as it is: an open object stays open", async () => {
     const { seen, parts } = await run(runtimeWith(), 'notes_tag', { id: 'n1', colour: 'red' });
     const shown = (seen[0]!.tools as { name: string; inputSchema: Record<string, unknown> }[]).find((t) => t.name === 'notes_tag')!;
     expect(shown.inputSchema).toEqual(openEcho.inputSchema);

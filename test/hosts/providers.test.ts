@@ -21,7 +21,7 @@ function runtime(): CapabilityRuntime {
   return rt;
 }
 
-describe('definitions fit each SDK\'s request types (checked by tsc) and carry the contract', () => {
+describe("definitions fit each SDK's request types (checked by tsc) and carry the contract", () => {
   it('OpenAI Chat Completions and Responses', async () => {
     // notes.search has an optional property that may be null: it cannot be strict, so it is offered without.
     const chat = openAiChatTools(runtime(), { strict: 'when-possible' });

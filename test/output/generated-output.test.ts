@@ -75,7 +75,10 @@ describe('generated output', () => {
 
   it('gives files and identifiers that compile for every tool name it accepts (random names, one build)', () => {
     const segment = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,6}$/);
-    const names = fc.sample(fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('.')), { numRuns: 300, seed: 7 });
+    const names = fc.sample(
+      fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('.')),
+      { numRuns: 300, seed: 7 },
+    );
     const extra = ['index', '_1', '_', 'class', 'Index', 'a.Bc', 'a.bC', 'con', 'constructor', '__proto__', 'toString', 'x_-y', 'A-1.b_2'];
     const sources = [...new Set([...names, ...extra])].map((name, i) => ({ file: `n${i}.contract.json`, text: JSON.stringify({ name, description: 'D.', input: { type: 'object', properties: { v: { type: 'string' } } }, output: {} }) }));
     const checked = checkContracts(sources);

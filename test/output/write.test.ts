@@ -93,7 +93,7 @@ describe('writeOutput against hostile folder states', () => {
     expect(readdirSync(out).sort()).toEqual(['.jtc-notes.tmp', 'a.ts', 'draft.tmp', 'index.ts']);
   });
 
-  it('stops with a message while another live build holds the folder, and takes over a dead build\'s lock', () => {
+  it("stops with a message while another live build holds the folder, and takes over a dead build's lock", () => {
     mkdirSync(out);
     writeFileSync(join(out, '.jtc-build.lock'), `${process.ppid}\n`);
     expect(() => writeOutput(out, files)).toThrow(new RegExp(`another jtc build \\(process ${process.ppid}\\) is writing into this folder`));

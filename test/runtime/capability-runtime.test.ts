@@ -55,7 +55,12 @@ describe('the synchronous call path', () => {
 
   it('checks the envelope before the contract, and never calls getters', () => {
     const { runtime, seen } = mathRuntime();
-    const hostile = Object.defineProperty({ left: 1 }, 'right', { get: () => { throw new Error('invoked'); }, enumerable: true });
+    const hostile = Object.defineProperty({ left: 1 }, 'right', {
+      get: () => {
+        throw new Error('invoked');
+      },
+      enumerable: true,
+    });
     const result = runtime.call('math.add', hostile);
     expect(!result.ok && result.error.code).toBe('invalid_envelope');
     expect(!result.ok && result.error.message).toContain('/right: accessor properties are not JSON');
@@ -98,12 +103,16 @@ describe('the synchronous call path', () => {
   });
 
   it('records a handler refusal as denied and a crash as failed; both use the reserved call', () => {
-    const denied = mathRuntime(5, () => { throw ToolError.denied('not today'); });
+    const denied = mathRuntime(5, () => {
+      throw ToolError.denied('not today');
+    });
     const r1 = denied.runtime.call('math.add', { left: 1, right: 1 });
     expect(!r1.ok && [r1.error.code, r1.error.message]).toEqual(['denied', 'not today']);
     expect(denied.runtime.records()).toMatchObject([{ outcome: 'denied', errorCode: 'denied' }]);
     expect(denied.runtime.remainingCalls('math.add')).toBe(4);
-    const crashed = mathRuntime(5, () => { throw new TypeError('boom'); });
+    const crashed = mathRuntime(5, () => {
+      throw new TypeError('boom');
+    });
     const r2 = crashed.runtime.call('math.add', { left: 1, right: 1 });
     expect(!r2.ok && [r2.error.code, r2.error.message]).toEqual(['handler_failed', 'the handler failed: boom']);
     expect(crashed.runtime.records()).toMatchObject([{ outcome: 'failed', errorCode: 'handler_failed' }]);
@@ -115,7 +124,20 @@ describe('the synchronous call path', () => {
     expect(!result.ok && [result.error.code, result.error.message]).toEqual(['unknown_tool', 'no tool named "math.mul"; available: math.add']);
     const cyclic: Record<string, unknown> = { left: 1 };
     cyclic['right'] = cyclic;
-    for (const input of [undefined, null, 'x', cyclic, new Proxy({}, { getPrototypeOf() { throw new Error('trap'); } })]) {
+    for (const input of [
+      undefined,
+      null,
+      'x',
+      cyclic,
+      new Proxy(
+        {},
+        {
+          getPrototypeOf() {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ]) {
       expect(() => runtime.call('math.add', input)).not.toThrow();
       expect(runtime.call('math.add', input).ok).toBe(false);
     }

@@ -11,7 +11,13 @@ describe('envelopeProblem', () => {
     ['an array', [1, 2]],
     ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1 })],
     ['prototype-polluting keys as own data', JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}')],
-    ['a shared (not cyclic) reference', (() => { const shared = { a: 1 }; return { x: shared, y: shared }; })()],
+    [
+      'a shared (not cyclic) reference',
+      (() => {
+        const shared = { a: 1 };
+        return { x: shared, y: shared };
+      })(),
+    ],
   ])('accepts %s', (_, value) => {
     expect(envelopeProblem(value)).toBeUndefined();
   });
@@ -30,10 +36,38 @@ describe('envelopeProblem', () => {
     ['a Map', { m: new Map() }, 'an instance of Map'],
     ['a sparse array', { a: [1, , 3] }, 'holes'],
     ['an array with extra properties', { a: Object.assign([1], { extra: true }) }, 'extra properties'],
-    ['a getter (never invoked)', Object.defineProperty({}, 'a', { get: () => { throw new Error('invoked'); }, enumerable: true }), '/a: accessor properties'],
+    [
+      'a getter (never invoked)',
+      Object.defineProperty({}, 'a', {
+        get: () => {
+          throw new Error('invoked');
+        },
+        enumerable: true,
+      }),
+      '/a: accessor properties',
+    ],
     ['a non-enumerable property', Object.defineProperty({}, 'hidden', { value: 1, enumerable: false }), 'non-enumerable'],
-    ['a cycle', (() => { const a: Record<string, unknown> = {}; a['b'] = { c: a }; return a; })(), '/b/c: cycle'],
-    ['a throwing proxy', new Proxy({}, { ownKeys() { throw new Error('trap'); } }), 'could not be inspected'],
+    [
+      'a cycle',
+      (() => {
+        const a: Record<string, unknown> = {};
+        a['b'] = { c: a };
+        return a;
+      })(),
+      '/b/c: cycle',
+    ],
+    [
+      'a throwing proxy',
+      new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error('trap');
+          },
+        },
+      ),
+      'could not be inspected',
+    ],
   ])('rejects %s', (_, value, message) => {
     expect(envelopeProblem(value)).toContain(message);
   });
@@ -43,6 +77,11 @@ describe('envelopeProblem', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(envelopeProblem(deep)).toContain('nesting deeper than 256 levels');
     expect(envelopeProblem(deep, { maxDepth: 200_000, maxNodes: 1e9 })).toBeUndefined();
-    expect(envelopeProblem(Array.from({ length: 11 }, () => 0), { maxDepth: 10, maxNodes: 10 })).toContain('more than 10 values');
+    expect(
+      envelopeProblem(
+        Array.from({ length: 11 }, () => 0),
+        { maxDepth: 10, maxNodes: 10 },
+      ),
+    ).toContain('more than 10 values');
   });
 });

@@ -112,12 +112,7 @@ describe('exact mode end to end', () => {
 
   it('recognises a JsonNumber by more than its brand: frozen, with own JSON number text', () => {
     const brand = Symbol.for('json-tool-contracts/JsonNumber');
-    const fakes = [
-      { [brand]: true, decimal: '1' },
-      Object.freeze({ [brand]: true, decimal: 'not a number' }),
-      Object.freeze(Object.defineProperty({ [brand]: true }, 'decimal', { get: () => '1', enumerable: true })),
-      Object.freeze({ [brand]: true, decimal: 1 }),
-    ];
+    const fakes = [{ [brand]: true, decimal: '1' }, Object.freeze({ [brand]: true, decimal: 'not a number' }), Object.freeze(Object.defineProperty({ [brand]: true }, 'decimal', { get: () => '1', enumerable: true })), Object.freeze({ [brand]: true, decimal: 1 })];
     for (const fake of fakes) {
       expect(contract.input.is({ x: fake })).toBe(false);
       expect(runtimeFor(contract).call('precision.check', { x: fake }).ok).toBe(false);
@@ -142,7 +137,16 @@ describe('exact mode end to end', () => {
 describe('parseJson and stringifyJson', () => {
   it('keeps a number as a number when that loses nothing, else as a bigint (digits only) or a JsonNumber', () => {
     expect(parseJson('[1, 1.0, 0.1, 1e21, -0, 9007199254740993, 9007199254740993.0, 1e400, 0.30000000000000000001, 1e-400]', { exactNumbers: true })).toEqual([
-      1, 1, 0.1, 1e21, 0, 9007199254740993n, new JsonNumber('9007199254740993'), new JsonNumber('1e400'), new JsonNumber('0.30000000000000000001'), new JsonNumber('1e-400'),
+      1,
+      1,
+      0.1,
+      1e21,
+      0,
+      9007199254740993n,
+      new JsonNumber('9007199254740993'),
+      new JsonNumber('1e400'),
+      new JsonNumber('0.30000000000000000001'),
+      new JsonNumber('1e-400'),
     ]);
   });
 
@@ -180,7 +184,15 @@ describe('parseJson and stringifyJson', () => {
 const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
 /** JSON number literals of every size: up to 30 digits, exponents far beyond the f64 range. */
 const decimalLiteral = fc
-  .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 29)).map(([a, b]) => a + b)), fc.option(digits(1, 25), { nil: undefined }), fc.option(fc.integer({ min: -450, max: 450 }), { nil: undefined }))
+  .tuple(
+    fc.boolean(),
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.constantFrom(...'123456789'), digits(0, 29)).map(([a, b]) => a + b),
+    ),
+    fc.option(digits(1, 25), { nil: undefined }),
+    fc.option(fc.integer({ min: -450, max: 450 }), { nil: undefined }),
+  )
   .map(([negative, integer, fraction, exponent]) => `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
 
 describe('exact comparisons (property)', () => {

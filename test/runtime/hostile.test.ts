@@ -10,15 +10,51 @@ const revoked = (): object => {
 };
 const unprintable: readonly [string, () => unknown][] = [
   ['a null-prototype object', () => Object.create(null)],
-  ['an object whose toString throws', () => ({ toString: () => { throw 1; } })],
-  ['an Error whose message getter throws', () => Object.defineProperty(new Error('x'), 'message', { get: () => { throw new Error('no'); } })],
+  [
+    'an object whose toString throws',
+    () => ({
+      toString: () => {
+        throw 1;
+      },
+    }),
+  ],
+  [
+    'an Error whose message getter throws',
+    () =>
+      Object.defineProperty(new Error('x'), 'message', {
+        get: () => {
+          throw new Error('no');
+        },
+      }),
+  ],
   ['a revoked proxy', revoked],
   ['a symbol', () => Symbol('s')],
 ];
 const hostileResults: readonly [string, () => unknown][] = [
-  ['a getter "then" that throws', () => ({ get then() { throw 0; } })],
-  ['a "then" that throws', () => ({ then() { throw 0; } })],
-  ['a "then" that throws a null-prototype object', () => ({ then() { throw Object.create(null); } })],
+  [
+    'a getter "then" that throws',
+    () => ({
+      get then() {
+        throw 0;
+      },
+    }),
+  ],
+  [
+    'a "then" that throws',
+    () => ({
+      then() {
+        throw 0;
+      },
+    }),
+  ],
+  [
+    'a "then" that throws a null-prototype object',
+    () => ({
+      then() {
+        throw Object.create(null);
+      },
+    }),
+  ],
   ['a revoked proxy', revoked],
 ];
 
@@ -80,7 +116,11 @@ describe('nothing a handler throws or returns escapes the runtime', () => {
   });
 
   it('a listener that throws changes no outcome and escapes nothing', () => {
-    const runtime = new CapabilityRuntime({ onRecord: () => { throw Object.create(null); } });
+    const runtime = new CapabilityRuntime({
+      onRecord: () => {
+        throw Object.create(null);
+      },
+    });
     runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
     expect(runtime.call('math.add', { left: 1, right: 2 })).toMatchObject({ ok: true, output: { total: 3 } });
   });
@@ -127,7 +167,7 @@ describe('the handler receives exactly the value that was validated', () => {
   });
 });
 
-describe('a caller\'s mistakes never throw', () => {
+describe("a caller's mistakes never throw", () => {
   it('a symbol or an object as a tool name is an unknown tool', () => {
     const { runtime } = mathRuntime(() => ({ total: 1 }));
     for (const name of [Symbol('x'), Object.create(null), 42]) {
@@ -162,15 +202,7 @@ describe('a caller\'s mistakes never throw', () => {
 });
 
 describe('options are checked at construction', () => {
-  it.each([
-    [{ maxRecords: -1 }],
-    [{ maxRecords: Number.NaN }],
-    [{ maxRecords: 1.5 }],
-    [{ maxRecords: '5' }],
-    [{ envelope: { maxDepth: 0 } }],
-    [{ envelope: { maxNodes: Number.NaN } }],
-    [{ onRecord: 'log' }],
-  ])('%j is a RangeError', (options) => {
+  it.each([[{ maxRecords: -1 }], [{ maxRecords: Number.NaN }], [{ maxRecords: 1.5 }], [{ maxRecords: '5' }], [{ envelope: { maxDepth: 0 } }], [{ envelope: { maxNodes: Number.NaN } }], [{ onRecord: 'log' }]])('%j is a RangeError', (options) => {
     expect(() => new CapabilityRuntime(options as never)).toThrow(RangeError);
   });
 

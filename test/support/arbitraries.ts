@@ -5,10 +5,7 @@ import { Lexeme } from './reference-validator.js';
 /** A JSON Schema inside the contract subset, as a plain object. */
 export type Schema = Record<string, unknown>;
 
-const propertyName = fc.oneof(
-  fc.constantFrom('a', 'b', 'name', 'id', '__proto__', 'constructor', 'toString', '', 'x y', 'quote"', 'back\\slash', '*/', '\u2028', '😀'),
-  fc.string({ maxLength: 6 }),
-);
+const propertyName = fc.oneof(fc.constantFrom('a', 'b', 'name', 'id', '__proto__', 'constructor', 'toString', '', 'x y', 'quote"', 'back\\slash', '*/', '\u2028', '😀'), fc.string({ maxLength: 6 }));
 const smallCount = fc.integer({ min: 0, max: 6 });
 const bound = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 0.1, -0.5, 1e21, 2 ** 53));
 const jsonScalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 5 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 4 }));
@@ -28,16 +25,14 @@ export function subsetSchema(depth = 3, options: { nonEmptyEnum?: boolean } = {}
     const stringRules = optionalRecord({ minLength: smallCount, maxLength: smallCount });
     const numberRules = optionalRecord({ minimum: bound, maximum: bound });
     const arrayRules = optionalRecord({ items: child(), minItems: smallCount, maxItems: smallCount });
-    const objectRules = fc
-      .tuple(fc.uniqueArray(propertyName, { maxLength: 4 }), fc.boolean(), fc.option(fc.boolean(), { nil: undefined }))
-      .chain(([names, withRequired, additional]) =>
-        fc.tuple(fc.array(child(), { minLength: names.length, maxLength: names.length }), fc.subarray(names)).map(([schemas, required]) => {
-          const rules: Schema = { properties: Object.fromEntries(names.map((n, i) => [n, schemas[i]])) };
-          if (withRequired) rules['required'] = required;
-          if (additional !== undefined) rules['additionalProperties'] = additional;
-          return rules;
-        }),
-      );
+    const objectRules = fc.tuple(fc.uniqueArray(propertyName, { maxLength: 4 }), fc.boolean(), fc.option(fc.boolean(), { nil: undefined })).chain(([names, withRequired, additional]) =>
+      fc.tuple(fc.array(child(), { minLength: names.length, maxLength: names.length }), fc.subarray(names)).map(([schemas, required]) => {
+        const rules: Schema = { properties: Object.fromEntries(names.map((n, i) => [n, schemas[i]])) };
+        if (withRequired) rules['required'] = required;
+        if (additional !== undefined) rules['additionalProperties'] = additional;
+        return rules;
+      }),
+    );
     const typed = fc.oneof(
       fc.constant({ type: 'null' }),
       fc.constant({ type: 'boolean' }),
@@ -106,27 +101,29 @@ const namePool = fc.constantFrom('a', 'b', 'name', '__proto__', 'toString', 'con
 export function broadSchema(depth = 2): fc.Arbitrary<Schema> {
   const { schema } = fc.letrec<{ schema: Schema }>((tie) => {
     const child = (): fc.Arbitrary<Schema> => (depth <= 0 ? fc.constant({}) : (tie('schema') as fc.Arbitrary<Schema>));
-    const count = fc.oneof(smallCount, fc.constantFrom('2.0', '0.0', '1e0').map((text) => new Lexeme(text)));
+    const count = fc.oneof(
+      smallCount,
+      fc.constantFrom('2.0', '0.0', '1e0').map((text) => new Lexeme(text)),
+    );
     const stringRules = optionalRecord({ minLength: count, maxLength: count });
     const numberRules = optionalRecord({ minimum: writtenNumber, maximum: writtenNumber });
     const arrayRules = optionalRecord({ items: child(), minItems: count, maxItems: count });
-    const objectRules = fc
-      .tuple(fc.uniqueArray(namePool, { maxLength: 3 }), fc.uniqueArray(namePool, { maxLength: 3 }), fc.option(fc.boolean(), { nil: undefined }))
-      .chain(([names, required, additional]) =>
-        fc.array(child(), { minLength: names.length, maxLength: names.length }).map((schemas) => {
-          const rules: Record<string, unknown> = {};
-          if (names.length > 0) {
-            const properties: Record<string, unknown> = {};
-            names.forEach((n, i) => Object.defineProperty(properties, n, { value: schemas[i], enumerable: true, writable: true, configurable: true }));
-            rules['properties'] = properties;
-          }
-          if (required.length > 0) rules['required'] = required;
-          if (additional !== undefined) rules['additionalProperties'] = additional;
-          return rules as Schema;
-        }),
-      );
-    const withEnum = (base: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> =>
-      fc.tuple(base, fc.option(fc.array(enumMember, { maxLength: 4 }), { nil: undefined, freq: 3 })).map(([s, values]) => (values === undefined ? s : { ...s, enum: values }));
+    const objectRules = fc.tuple(fc.uniqueArray(namePool, { maxLength: 3 }), fc.uniqueArray(namePool, { maxLength: 3 }), fc.option(fc.boolean(), { nil: undefined })).chain(([names, required, additional]) =>
+      fc.array(child(), { minLength: names.length, maxLength: names.length }).map((schemas) => {
+        const rules: Record<string, unknown> = {};
+        if (names.length > 0) {
+          const properties: Record<string, unknown> = {};
+          names.forEach((n, i) => {
+            Object.defineProperty(properties, n, { value: schemas[i], enumerable: true, writable: true, configurable: true });
+          });
+          rules['properties'] = properties;
+        }
+        if (required.length > 0) rules['required'] = required;
+        if (additional !== undefined) rules['additionalProperties'] = additional;
+        return rules as Schema;
+      }),
+    );
+    const withEnum = (base: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> => fc.tuple(base, fc.option(fc.array(enumMember, { maxLength: 4 }), { nil: undefined, freq: 3 })).map(([s, values]) => (values === undefined ? s : { ...s, enum: values }));
     const typed = fc.oneof(
       fc.constant({ type: 'null' }),
       fc.constant({ type: 'boolean' }),
@@ -153,7 +150,12 @@ export function nearValue(schema: Schema, exact: boolean, depth = 0): fc.Arbitra
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) options.push(fc.constantFrom(...(schema['enum'] as unknown[])).map((v) => asValue(v, exact)));
   const near = (value: number | undefined): number[] => (value === undefined ? [] : [value - 1, value, value + 1, value - 0.5, value + 0.5]);
   const numbers = [0, -0, 1, 1.5, -1, ...near(numberOf(schema['minimum'])), ...near(numberOf(schema['maximum']))];
-  options.push(fc.constantFrom(...numbers).map((n) => (exact ? exactForm(n) : fc.constant(n))).chain((a) => a));
+  options.push(
+    fc
+      .constantFrom(...numbers)
+      .map((n) => (exact ? exactForm(n) : fc.constant(n)))
+      .chain((a) => a),
+  );
   const lengths = [...near(numberOf(schema['minLength'])), ...near(numberOf(schema['maxLength']))].filter((l) => Number.isInteger(l) && l >= 0);
   options.push(fc.constantFrom(0, 1, 2, ...lengths).chain((length) => fc.string({ minLength: length, maxLength: length, unit: fc.constantFrom('a', 'é', '😀', '\uD800') })));
   const items = schema['items'] as Schema | undefined;
@@ -203,17 +205,15 @@ function exactForm(n: number): fc.Arbitrary<unknown> {
 export function hostileVersion(value: unknown): fc.Arbitrary<unknown> {
   const leaf = fc.constantFrom<unknown>(undefined, Symbol('s'), () => 1, Number.NaN, new Number(1), new String('a'), new Boolean(true), new Date(0), new Map(), 1n);
   if (Array.isArray(value)) {
-    return fc
-      .tuple(fc.tuple(...value.map((item) => fc.oneof({ weight: 4, arbitrary: hostileVersion(item) }, { weight: 1, arbitrary: leaf }))), fc.constantFrom('plain', 'plain', 'sparse', 'subclass', 'extra-key'))
-      .map(([items, form]) => {
-        const array: unknown[] = form === 'subclass' ? new (class Items extends Array<unknown> {})() : [];
-        items.forEach((item, i) => {
-          if (!(form === 'sparse' && i === 0)) array[i] = item;
-        });
-        if (form === 'sparse') array.length = Math.max(array.length, 1);
-        if (form === 'extra-key') (array as unknown as Record<string, unknown>)['extra'] = 1;
-        return array;
+    return fc.tuple(fc.tuple(...value.map((item) => fc.oneof({ weight: 4, arbitrary: hostileVersion(item) }, { weight: 1, arbitrary: leaf }))), fc.constantFrom('plain', 'plain', 'sparse', 'subclass', 'extra-key')).map(([items, form]) => {
+      const array: unknown[] = form === 'subclass' ? new (class Items extends Array<unknown> {})() : [];
+      items.forEach((item, i) => {
+        if (!(form === 'sparse' && i === 0)) array[i] = item;
       });
+      if (form === 'sparse') array.length = Math.max(array.length, 1);
+      if (form === 'extra-key') (array as unknown as Record<string, unknown>)['extra'] = 1;
+      return array;
+    });
   }
   if (typeof value !== 'object' || value === null) return fc.oneof({ weight: 6, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: leaf });
   const keys = Object.keys(value);

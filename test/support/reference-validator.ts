@@ -109,15 +109,7 @@ function schemaMeaning(value: unknown, exact: boolean): Meaning {
 function holds(schema: ReferenceSchema, m: Meaning, exact: boolean): boolean {
   const type = schema['type'];
   if (type !== undefined) {
-    const ok =
-      type === 'null' ? m === null
-      : type === 'boolean' ? typeof m === 'boolean'
-      : type === 'string' ? typeof m === 'string'
-      : type === 'number' ? isNumber(m)
-      : type === 'integer' ? isNumber(m) && m.number.isInteger()
-      : type === 'array' ? isArray(m)
-      : type === 'object' ? isObject(m)
-      : false;
+    const ok = type === 'null' ? m === null : type === 'boolean' ? typeof m === 'boolean' : type === 'string' ? typeof m === 'string' : type === 'number' ? isNumber(m) : type === 'integer' ? isNumber(m) && m.number.isInteger() : type === 'array' ? isArray(m) : type === 'object' ? isObject(m) : false;
     if (!ok) return false;
   }
   if (Array.isArray(schema['enum']) && !schema['enum'].some((allowed) => sameMeaning(schemaMeaning(allowed, exact), m))) return false;

@@ -59,7 +59,10 @@ describe('every profile on the whole corpus, as written down in fixtures/targets
 
 describe('findings about the whole build, reported once at the tool that crosses', () => {
   const tool = (name: string, input: unknown = { type: 'object', properties: {}, additionalProperties: false }) => ({ file: `${name}.contract.json`, text: JSON.stringify({ name, description: 'D.', input, output: {} }) });
-  const codesAt = (sources: { file: string; text: string }[], target: string) => checkContracts(sources, { targets: [target] }).diagnostics.filter((d) => d.code === 'JTC302' || d.code === 'JTC300').map((d) => [d.file, d.code]);
+  const codesAt = (sources: { file: string; text: string }[], target: string) =>
+    checkContracts(sources, { targets: [target] })
+      .diagnostics.filter((d) => d.code === 'JTC302' || d.code === 'JTC300')
+      .map((d) => [d.file, d.code]);
 
   it('at most 128 functions in one OpenAI request', () => {
     const sources = Array.from({ length: 129 }, (_, i) => tool(`t${String(i).padStart(3, '0')}`));
@@ -68,7 +71,12 @@ describe('findings about the whole build, reported once at the tool that crosses
   });
 
   it('at most 20 strict tools and 24 optional parameters in one Anthropic request', () => {
-    expect(codesAt(Array.from({ length: 21 }, (_, i) => tool(`t${String(i).padStart(2, '0')}`)), 'anthropic-strict')).toEqual([['t20.contract.json', 'JTC302']]);
+    expect(
+      codesAt(
+        Array.from({ length: 21 }, (_, i) => tool(`t${String(i).padStart(2, '0')}`)),
+        'anthropic-strict',
+      ),
+    ).toEqual([['t20.contract.json', 'JTC302']]);
     const optional = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' }])), additionalProperties: false });
     expect(codesAt([tool('a', optional(10)), tool('b', optional(10)), tool('c', optional(5))], 'anthropic-strict')).toEqual([['c.contract.json', 'JTC302']]);
   });
@@ -93,6 +101,10 @@ describe('MCP output roots', () => {
   });
   it('refuses an input that is not an object', () => {
     const text = JSON.stringify({ name: 'list.all', description: 'D.', input: { type: 'array' }, output: {} });
-    expect(checkContract(text, 'x', { targets: ['mcp-2025-11-25'] }).diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.pointer])).toEqual([['JTC301', '/input/type']]);
+    expect(
+      checkContract(text, 'x', { targets: ['mcp-2025-11-25'] })
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => [d.code, d.pointer]),
+    ).toEqual([['JTC301', '/input/type']]);
   });
 });

@@ -30,7 +30,6 @@ export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: str
 const setThreshold = 6;
 const listedInMessage = 10;
 
-
 export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
   const exact = context.exactNumbers;
   const isScalar = (v: JsonNode): boolean => v.kind !== 'object' && v.kind !== 'array' && !(exact && v.kind === 'number');
@@ -49,7 +48,13 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
   }
   if (numbers.length > 0) {
     // Exact mode: 1, 1.0, 1n and JsonNumber("1.00") are one value.
-    const keys = context.hoist('allowedNumbers', code`new Set<string>([${join([...new Set(numbers.map((n) => decimalKey(parseDecimal(n.lexeme)!)))].map((k) => code`${k}`), ', ')}])`);
+    const keys = context.hoist(
+      'allowedNumbers',
+      code`new Set<string>([${join(
+        [...new Set(numbers.map((n) => decimalKey(parseDecimal(n.lexeme)!)))].map((k) => code`${k}`),
+        ', ',
+      )}])`,
+    );
     matches.push(code`(isNumeric(${value}) && ${keys}.has(decimalKey(${value})))`);
     helpers.push('isNumeric', 'decimalKey');
   }

@@ -39,9 +39,7 @@ export function emitTypeCheck(typeName: TypeName, value: Code, exact: boolean): 
     null: code`${value} !== null`,
     boolean: code`typeof ${value} !== "boolean"`,
     number: exact ? code`!isNumeric(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
-    integer: exact
-      ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (isJsonNumber(${value}) && decimalOf(${value})[2] >= 0))`
-      : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
+    integer: exact ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (isJsonNumber(${value}) && decimalOf(${value})[2] >= 0))` : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
     string: code`typeof ${value} !== "string"`,
     array: code`!Array.isArray(${value})`,
     object: code`!isPlainObject(${value})`,
@@ -50,11 +48,6 @@ export function emitTypeCheck(typeName: TypeName, value: Code, exact: boolean): 
     fails,
     message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + describeType(${value})`,
     params: code`{ type: ${typeName} }`,
-    helpers: [
-      'describeType',
-      ...(typeName === 'object' ? (['isPlainObject'] as const) : []),
-      ...(exact && typeName === 'number' ? (['isNumeric'] as const) : []),
-      ...(exact && typeName === 'integer' ? (['isJsonNumber', 'decimalOf'] as const) : []),
-    ],
+    helpers: ['describeType', ...(typeName === 'object' ? (['isPlainObject'] as const) : []), ...(exact && typeName === 'number' ? (['isNumeric'] as const) : []), ...(exact && typeName === 'integer' ? (['isJsonNumber', 'decimalOf'] as const) : [])],
   };
 }
