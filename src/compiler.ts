@@ -10,7 +10,7 @@ import { fileSet, moduleFiles, type EmitKind, type GeneratedFile } from './outpu
 
 export { checkContract, type CheckOptions, type CheckResult } from './contract/check-contract.js';
 export { checkContracts, type CheckContractsResult, type SourceText } from './contract/check-contracts.js';
-export type { ContractIR } from './contract/contract-ir.js';
+export type { ContractIR } from './ir/contract-ir.js';
 export { diagnosticCodes, type DiagnosticCode } from './diagnostics/codes.js';
 export { formatDiagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 export type * from './ir/schema-node.js';

@@ -1,6 +1,7 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
+import { discoverContracts, readContractSources } from '../contract/discover.js';
+import { UsageError } from '../diagnostics/usage-error.js';
 import type { EmitKind } from '../output/file-set.js';
 import { compileInParallel } from '../parallel/compile-in-parallel.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { checkContracts, type SourceText } from '../contract/check-contracts.js';
-import { contractSuffix, discoverContracts, readContractSources, UsageError } from '../contract/discover.js';
+import { contractSuffix, discoverContracts, readContractSources } from '../contract/discover.js';
+import { UsageError } from '../diagnostics/usage-error.js';
 import { compareDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import { diffContracts } from '../diff/diff-contracts.js';
 import { formatReport, type OutputFormat } from './report.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from '../contract/discover.js';
+import { UsageError } from '../diagnostics/usage-error.js';
 import { loadTypeScript, MissingTypeScriptError, type EmitKind } from '../output/file-set.js';
 import { targetProfiles } from '../targets/profiles/index.js';
 import { version } from '../version.js';

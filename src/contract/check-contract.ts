@@ -5,7 +5,7 @@ import { parseSourceBytes, parseSourceText } from '../source/parse.js';
 import { checkSchema } from '../subset/check-schema.js';
 import { numericReading } from '../subset/evaluate.js';
 import { findSchemaWarnings } from '../subset/warnings.js';
-import type { ContractIR } from './contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { generatedNameProblem, toolNameProblem } from './names.js';
 import { contractFindings, positionIndex, positionOf } from './targets.js';
 

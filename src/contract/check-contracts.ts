@@ -1,6 +1,6 @@
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkContract, type CheckOptions } from './check-contract.js';
-import type { ContractIR } from './contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { typeStem } from './names.js';
 import { optionalParametersOf, setFindings } from './targets.js';
 

@@ -1,12 +1,8 @@
+import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const contractSuffix = '.contract.json';
-
-/** A problem with the command line or the file system: exit code 2, a message, no stack trace. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 export interface ContractSource {
   /** The path as shown to the user: relative to the working directory when inside it. */
@@ -68,14 +64,4 @@ function kindOf(path: string): 'folder' | 'file' | 'missing' | 'other' {
 
 function statOrThrow(path: string) {
   return withIoErrors(path, () => statSync(path));
-}
-
-export function withIoErrors<T>(path: string, action: () => T): T {
-  try {
-    return action();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
-    throw new UsageError(`${path}: ${reason}`);
-  }
 }

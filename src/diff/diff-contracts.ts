@@ -1,4 +1,4 @@
-import type { ContractIR } from '../contract/contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { makeDiagnostic, type Diagnostic, type Position } from '../diagnostics/diagnostic.js';
 import { equalityKey } from '../ir/json-equality.js';
 import { rulesOf, type CountBound, type DecimalBound, type Located, type SchemaNode } from '../ir/schema-node.js';

@@ -1,5 +1,5 @@
 import { exportName, typeStem } from '../contract/names.js';
-import { stringLiteral } from './code.js';
+import { stringLiteral } from '../codegen/code.js';
 import { generatedHeaderLine } from './marker.js';
 
 /** The `index` module: every contract (by tool name, sorted) under its camelCase name, with its Input/Output types. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { ContractIR } from '../contract/contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { typeStem } from '../contract/names.js';
 import { schemaToJson } from '../ir/to-json.js';
-import { join, literal } from './code.js';
-import { helperCode } from './helpers.js';
-import { jsonLiteralBlock, usesJsonNumber } from './json-literal.js';
+import { join, literal } from '../codegen/code.js';
+import { helperCode } from '../codegen/helpers.js';
+import { jsonLiteralBlock, usesJsonNumber } from '../codegen/json-literal.js';
 import { generatedHeaderLine } from './marker.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';

@@ -1,9 +1,9 @@
-import type { ContractIR } from '../contract/contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { requiredWithoutSchema, rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
-import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
-import { stringLiteral } from './code.js';
+import { roundTripsThroughF64 } from '../runtime/json.js';
+import { stringLiteral } from '../codegen/code.js';
 
 export interface EmittedTypes {
   /** The declarations; every name and literal in them is written through `stringLiteral`. */

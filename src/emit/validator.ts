@@ -1,5 +1,6 @@
 import { appendPointer } from '../diagnostics/diagnostic.js';
-import { canonicalJson, jsonString } from '../ir/canonical.js';
+import { jsonString } from '../codegen/json-string.js';
+import { canonicalJson } from '../ir/canonical.js';
 import { requiredWithoutSchema, rulesOf, type AnyNode, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
 import { emitEnumCheck } from '../subset/keywords/enum.js';
 import { maxItemsConstraint, minItemsConstraint } from '../subset/keywords/item-count.js';
@@ -8,9 +9,9 @@ import { requiredMessage, unexpectedPropertyMessage } from '../subset/keywords/o
 import { maxLengthConstraint, minLengthConstraint } from '../subset/keywords/string-length.js';
 import { emitTypeCheck } from '../subset/keywords/type.js';
 import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
-import { Code, code, lines } from './code.js';
+import { Code, code, lines } from '../codegen/code.js';
 import { indentByBraces } from './format.js';
-import type { HelperName } from './helpers.js';
+import type { HelperName } from '../codegen/helpers.js';
 
 export interface ValidatorCode {
   readonly checkName: string;
@@ -41,7 +42,7 @@ interface PathRef {
 }
 
 const at = (path: PathRef): Code => (path.key === undefined ? path.base : code`[...${path.base}, ${path.key}]`);
-const functionPath: PathRef = { base: new Code('path') };
+const functionPath: PathRef = { base: Code.identifier('path') };
 const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
 
 /**
@@ -72,7 +73,7 @@ const checkPass: Pass = {
   failIf: (_, check) => code`if (${check.fails}) return false;`,
   typed: (typeCheck, _, __, rest) => lines([code`if (${typeCheck.fails}) return false;`, rest]),
   notJson: () => code`return false;`,
-  child: (names, value) => code`if (!${new Code(names.checkName)}(${value})) return false;`,
+  child: (names, value) => code`if (!${Code.identifier(names.checkName)}(${value})) return false;`,
   loopLimit: '',
 };
 
@@ -82,11 +83,11 @@ const missing = (name: string, schemaPath: string, path: PathRef, value: Code): 
 
 const unexpected = (rules: ObjectRules, schemaPath: string): Code =>
   issue(
-    keyed(new Code('key')),
+    keyed(Code.identifier('key')),
     appendPointer(schemaPath, 'additionalProperties'),
     'additionalProperties',
     unexpectedPropertyMessage(
-      new Code('key'),
+      Code.identifier('key'),
       rules.properties.map((p) => p.name),
     ),
     code`{ additionalProperty: key }`,
@@ -104,9 +105,9 @@ const collectPass: Pass = {
   // failing ones are collected. A property is collected at once: checking it first would walk the
   // failing path again at every level.
   child: (names, value, path, schemaPath, skipIfValid) => {
-    const call = code`${new Code(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
+    const call = code`${Code.identifier(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
-    return skipIfValid ? lines([code`if (!${new Code(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
+    return skipIfValid ? lines([code`if (!${Code.identifier(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
   },
   loopLimit: ' && issues.length <= maxIssues',
 };
@@ -142,7 +143,7 @@ export class ValidatorEmitter {
   private hoist(prefix: string, init: Code): Code {
     const existing = this.hoistedByInit.get(init.text);
     if (existing !== undefined) return existing;
-    const name = new Code(this.uniqueName(prefix));
+    const name = Code.identifier(this.uniqueName(prefix));
     this.hoistedByInit.set(init.text, name);
     this.hoisted.push(code`const ${name} = ${init};`);
     return name;
@@ -225,9 +226,9 @@ export class ValidatorEmitter {
     this.shapeOrder.push(shape);
     const outerPath = this.shapePath;
     this.shapePath = node.schemaPath;
-    const value = new Code('value');
-    const check = lines([code`function ${new Code(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
-    const collect = lines([code`function ${new Code(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`, this.nodeStatements(collectPass, node, value, functionPath, base), code`}`]);
+    const value = Code.identifier('value');
+    const check = lines([code`function ${Code.identifier(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
+    const collect = lines([code`function ${Code.identifier(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`, this.nodeStatements(collectPass, node, value, functionPath, base), code`}`]);
     this.shapePath = outerPath;
     shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
     return names;
@@ -312,8 +313,8 @@ export class ValidatorEmitter {
     const counts: KeywordCheck[] = [];
     if (rules.minItems) counts.push(['minItems', minItemsConstraint.emit(rules.minItems, value, this.context)]);
     if (rules.maxItems) counts.push(['maxItems', maxItemsConstraint.emit(rules.maxItems, value, this.context)]);
-    const item = new Code('item');
-    const itemPath = keyed(new Code('i'));
+    const item = Code.identifier('item');
+    const itemPath = keyed(Code.identifier('i'));
     let itemStatements: Code;
     if (rules.items === undefined) {
       this.helpers.add('isJsonValue');
@@ -322,7 +323,7 @@ export class ValidatorEmitter {
     } else {
       itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
-    return lines([...this.failAll(pass, counts, schemaPath, path), code`for (let i = 0; i < ${value}.length${new Code(pass.loopLimit)}; i++) {`, code`const item: unknown = ${value}[i];`, itemStatements, code`}`]);
+    return lines([...this.failAll(pass, counts, schemaPath, path), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item: unknown = ${value}[i];`, itemStatements, code`}`]);
   }
 
   private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
@@ -340,9 +341,9 @@ export class ValidatorEmitter {
   private objectCheck(rules: ObjectRules, value: Code, stem: string): Code {
     const required = new Set(rules.required);
     const closed = rules.additionalProperties === false;
-    const count = new Code('required');
+    const count = Code.identifier('required');
     const cases = rules.properties.map(({ name, schema }, index) => {
-      const local = new Code(`property${index}`);
+      const local = Code.identifier(`property${index}`);
       const check = this.childStatements(checkPass, schema, local, functionPath, `${stem}${propertyStem(name, index)}`);
       return lines([code`case ${name}: {`, code`const ${local} = ${value}[key];`, check, required.has(name) ? code`${count}++;` : undefined, code`continue;`, code`}`]);
     });
@@ -370,7 +371,7 @@ export class ValidatorEmitter {
     const optionalRead = new Set<string>();
     if (rules.required.length > 0) this.helpers.add('absenceNote');
     rules.properties.forEach(({ name, schema }, index) => {
-      const local = new Code(`property${index}`);
+      const local = Code.identifier(`property${index}`);
       const read = code`const ${local} = ownValue(${value}, ${name});`;
       const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
       if (required.has(name)) {
@@ -383,15 +384,15 @@ export class ValidatorEmitter {
     for (const name of requiredWithoutSchema(rules)) {
       statements.push(code`if (ownValue(${value}, ${name}) === undefined) ${missing(name, schemaPath, path, value)}`);
     }
-    const undefinedValue = issue(keyed(new Code('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
+    const undefinedValue = issue(keyed(Code.identifier('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
     let onExtra: Code;
     if (rules.additionalProperties === false) {
       onExtra = unexpected(rules, schemaPath);
     } else {
       this.helpers.add('isJsonValue');
       this.helpers.add('describeType');
-      const extra = new Code('member');
-      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(new Code('key')))}`]);
+      const extra = Code.identifier('member');
+      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(Code.identifier('key')))}`]);
     }
     const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
     const switchCases = [...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]), ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`])];

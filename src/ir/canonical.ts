@@ -1,3 +1,4 @@
+import { isPlainAscii, jsonString } from '../codegen/json-string.js';
 import { createHash } from 'node:crypto';
 import type { JsonNode } from '../source/json-node.js';
 
@@ -39,7 +40,7 @@ export function compactJsonBytes(node: JsonNode): number {
 }
 
 function stringBytes(value: string): number {
-  return plainAscii.test(value) ? value.length + 2 : utf8Length(JSON.stringify(value));
+  return isPlainAscii(value) ? value.length + 2 : utf8Length(JSON.stringify(value));
 }
 
 /** Appends to one list of parts: nested containers build no strings of their own. */
@@ -77,16 +78,6 @@ function write(node: JsonNode, out: string[]): void {
       return;
   }
 }
-
-/**
- * `JSON.stringify` of a string. Most keys and values are printable ASCII without `"` or `\`, which
- * JSON.stringify would only wrap in quotes: those skip its cost.
- */
-export function jsonString(value: string): string {
-  return plainAscii.test(value) ? `"${value}"` : JSON.stringify(value);
-}
-
-const plainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');

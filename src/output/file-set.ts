@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as TypeScript from 'typescript';
-import type { ContractIR } from '../contract/contract-ir.js';
+import type { ContractIR } from '../ir/contract-ir.js';
 import { emitIndexModule } from '../emit/index-module.js';
 import { emitModule } from '../emit/module.js';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { UsageError, contractSuffix, withIoErrors } from '../contract/discover.js';
+import { contractSuffix } from '../contract/discover.js';
+import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { generatedMarker } from '../emit/marker.js';
 import type { GeneratedFile } from './file-set.js';
 

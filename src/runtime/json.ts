@@ -154,6 +154,12 @@ export function parseDecimal(text: string): ParsedDecimal | undefined {
   return { negative, digits: kept, exponent: exponent - BigInt(fraction) + BigInt(digits.length - end) };
 }
 
+/** True when the nearest f64 of the literal, written as JSON.stringify writes it, is the literal's own value. */
+export function roundTripsThroughF64(lexeme: string): boolean {
+  const f64 = Number(lexeme);
+  return Number.isFinite(f64) && compareDecimals(parseDecimal(String(f64))!, parseDecimal(lexeme)!) === 0;
+}
+
 /** Orders two exact decimals: -1, 0 or 1. Digits and exponents of any size, never through a float. */
 export function compareDecimals(a: ParsedDecimal, b: ParsedDecimal): -1 | 0 | 1 {
   if (a.digits === '' || b.digits === '') {

@@ -1,8 +1,8 @@
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '../runtime/json.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
-import type { Code } from '../emit/code.js';
-import type { HelperName } from '../emit/helpers.js';
+import type { Code } from '../codegen/code.js';
+import type { HelperName } from '../codegen/helpers.js';
 import type { CountBound, DecimalBound, Located } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/contract/discover.js';
+import { UsageError } from '../../src/diagnostics/usage-error.js';
 import { generatedMarker } from '../../src/emit/marker.js';
 import { assertOutputFolder, compareOutput, writeOutput } from '../../src/output/write.js';
 

@@ -1,7 +1,7 @@
-import { code, join, type Code } from '../../emit/code.js';
-import type { HelperName } from '../../emit/helpers.js';
+import { code, join, type Code } from '../../codegen/code.js';
+import type { HelperName } from '../../codegen/helpers.js';
 import { decimalKey, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
-import { jsonLiteral, usesJsonNumber } from '../../emit/json-literal.js';
+import { jsonLiteral, usesJsonNumber } from '../../codegen/json-literal.js';
 import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';

@@ -1,18 +1,10 @@
-import { Code, code } from '../../emit/code.js';
+import { Code, code } from '../../codegen/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
-import { compareDecimals, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
+import { compareDecimals, parseDecimal, roundTripsThroughF64, type ParsedDecimal } from '../../runtime/json.js';
 import { readDecimal, type EmitContext, type EmittedCheck, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 
 export const minimum: KeywordDefinition<DecimalBound> = { keyword: 'minimum', group: 'number', read: readDecimal('minimum') };
 export const maximum: KeywordDefinition<DecimalBound> = { keyword: 'maximum', group: 'number', read: readDecimal('maximum') };
-
-const sameDecimal = (a: ParsedDecimal, b: ParsedDecimal): boolean => a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
-
-/** True when the nearest f64 of the literal, written as JSON.stringify writes it, is the literal's own value. */
-export function roundTripsThroughF64(lexeme: string): boolean {
-  const f64 = Number(lexeme);
-  return Number.isFinite(f64) && sameDecimal(parseDecimal(String(f64))!, parseDecimal(lexeme)!);
-}
 
 /**
  * The comparison `value <op> bound` is false when the value breaks the bound.
@@ -34,7 +26,7 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
   }
   const { negative, digits, exponent } = parseDecimal(bound.lexeme)!;
   const exact = context.hoist('bound', code`[${negative}, ${digits}, BigInt(${String(exponent)})] as const`);
-  const digitComparison = code`compareDecimal(decimalOf(${value} as NumericValue), ${exact}) ${new Code(failsWhen)}`;
+  const digitComparison = code`compareDecimal(decimalOf(${value} as NumericValue), ${exact}) ${Code.raw(failsWhen)}`;
   const fails = roundTripsThroughF64(bound.lexeme) ? code`(typeof ${value} === "number" ? ${nativeFails(code`${Number(bound.lexeme)}`)} : ${digitComparison})` : digitComparison;
   return { fails, message, params: code`{ limit: ${bound.lexeme} }`, helpers: ['compareDecimal', 'decimalOf'] };
 }

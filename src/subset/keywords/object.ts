@@ -1,4 +1,4 @@
-import { code, type Code } from '../../emit/code.js';
+import { code, type Code } from '../../codegen/code.js';
 import type { JsonNode, JsonObjectNode } from '../../source/json-node.js';
 import { invalidValue, reportAt, type KeywordDefinition } from '../keyword.js';
 import { limits } from '../limits.js';

@@ -1,4 +1,4 @@
-import { code } from '../../emit/code.js';
+import { code } from '../../codegen/code.js';
 import type { CountBound } from '../../ir/schema-node.js';
 import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 

@@ -1,4 +1,4 @@
-import { code, type Code } from '../../emit/code.js';
+import { code, type Code } from '../../codegen/code.js';
 import type { TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition } from '../keyword.js';

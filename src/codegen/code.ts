@@ -1,4 +1,4 @@
-import { jsonString } from '../ir/canonical.js';
+import { jsonString } from './json-string.js';
 
 /**
  * Generated code is built only through `code`: a tagged template in which every interpolated
@@ -6,7 +6,21 @@ import { jsonString } from '../ir/canonical.js';
  * names, descriptions, enum strings) therefore cannot change the shape of generated code.
  */
 export class Code {
-  constructor(readonly text: string) {}
+  private constructor(readonly text: string) {}
+
+  /**
+   * The one escape hatch for text that is code already (an operator, a piece of a statement): never
+   * user text. Every use is greppable as `Code.raw(`.
+   */
+  static raw(text: string): Code {
+    return Code.raw(text);
+  }
+
+  /** A name of generated code (a function, a local), checked to be an identifier. */
+  static identifier(name: string): Code {
+    if (!identifierPattern.test(name)) throw new Error(`not an identifier: ${JSON.stringify(name)}`);
+    return Code.raw(name);
+  }
 
   toString(): string {
     return this.text;
@@ -19,7 +33,7 @@ export type Interpolated = Code | Literal | readonly Code[];
 export function code(strings: TemplateStringsArray, ...values: Interpolated[]): Code {
   let text = strings[0]!;
   for (let i = 0; i < values.length; i++) text += interpolate(values[i]!) + strings[i + 1]!;
-  return new Code(text);
+  return Code.raw(text);
 }
 
 function interpolate(value: Interpolated): string {
@@ -50,7 +64,7 @@ export function stringLiteral(value: string): string {
 const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {
-  return new Code(parts.map((part) => part.text).join(separator));
+  return Code.raw(parts.map((part) => part.text).join(separator));
 }
 
 /** A block of statements, one per line, indented by the caller's nesting. */
@@ -60,7 +74,7 @@ export function lines(parts: readonly (Code | undefined)[]): Code {
     if (part === undefined || part.text === '') continue;
     text = text === '' ? part.text : `${text}\n${part.text}`;
   }
-  return new Code(text);
+  return Code.raw(text);
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -71,5 +85,5 @@ const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export function propertyKey(name: string): Code {
   if (name === '__proto__') return code`[${name}]`;
-  return identifierPattern.test(name) ? new Code(name) : new Code(stringLiteral(name));
+  return identifierPattern.test(name) ? Code.raw(name) : Code.raw(stringLiteral(name));
 }

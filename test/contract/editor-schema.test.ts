@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { discoverContracts } from '../../src/contract/discover.js';
-import { editorSchema } from '../../src/subset/editor-schema.js';
+import { editorSchema } from '../../src/contract/editor-schema.js';
 import { keywordTable } from '../../src/subset/keywords/index.js';
 import { unsupportedAdvice } from '../../src/subset/keywords/unsupported.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { code, propertyKey, stringLiteral } from '../../src/emit/code.js';
+import { code, propertyKey, stringLiteral } from '../../src/codegen/code.js';
 
 describe('the code builder', () => {
   it('writes every string as a literal that evaluates back to it and holds no raw line terminator', () => {

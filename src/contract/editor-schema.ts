@@ -1,6 +1,6 @@
-import { maxToolNameLength } from '../contract/names.js';
-import { keywordTable } from './keywords/index.js';
-import { limits } from './limits.js';
+import { maxToolNameLength } from './names.js';
+import { keywordTable } from '../subset/keywords/index.js';
+import { limits } from '../subset/limits.js';
 
 /**
  * A JSON Schema (draft-07, which editors support best) for `*.contract.json` files: the contract's

@@ -1,6 +1,5 @@
 import type { JsonNode } from '../source/json-node.js';
-import { decimalText, parseDecimal } from '../runtime/json.js';
-import { roundTripsThroughF64 } from '../subset/keywords/number-bounds.js';
+import { decimalText, parseDecimal, roundTripsThroughF64 } from '../runtime/json.js';
 import { Code, code, join, literal, propertyKey } from './code.js';
 
 /**
@@ -22,7 +21,7 @@ export function jsonLiteral(node: JsonNode, exact = false): Code {
       )}]`;
     case 'number':
       if (exact && !roundTripsThroughF64(node.lexeme)) return code`jsonNumber(${decimalText(parseDecimal(node.lexeme)!)})`;
-      return new Code(literal(Number(node.lexeme)));
+      return Code.raw(literal(Number(node.lexeme)));
     case 'null':
       return code`null`;
     default:

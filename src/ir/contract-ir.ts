@@ -1,5 +1,5 @@
 import type { Position } from '../diagnostics/diagnostic.js';
-import type { SchemaNode } from '../ir/schema-node.js';
+import type { SchemaNode } from './schema-node.js';
 
 /** A checked contract: everything code generation needs, and nothing it must re-check. */
 export interface ContractIR {

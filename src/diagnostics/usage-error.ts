@@ -1,0 +1,15 @@
+/** A problem with the command line or the file system: exit code 2, a message, no stack trace. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Runs a file-system action; any failure becomes a UsageError naming the path and the reason. */
+export function withIoErrors<T>(path: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
+    throw new UsageError(`${path}: ${reason}`);
+  }
+}
