@@ -13,13 +13,13 @@ export class Code {
    * user text. Every use is greppable as `Code.raw(`.
    */
   static raw(text: string): Code {
-    return Code.raw(text);
+    return new Code(text);
   }
 
   /** A name of generated code (a function, a local), checked to be an identifier. */
   static identifier(name: string): Code {
     if (!identifierPattern.test(name)) throw new Error(`not an identifier: ${JSON.stringify(name)}`);
-    return Code.raw(name);
+    return new Code(name);
   }
 
   toString(): string {
