@@ -3,7 +3,10 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import type { EmitKind } from '../output/file-set.js';
-import { compileInParallel } from '../parallel/compile-in-parallel.js';
+import { type CompiledSource, assembleBuild } from '../compiler.js';
+import { BuildCache, removeBuildCache } from '../output/build-cache.js';
+import { compileSourcesInParallel, contractsPerThread } from '../parallel/compile-in-parallel.js';
+import { version } from '../version.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
 
@@ -17,23 +20,47 @@ export interface BuildCommandOptions {
   readonly jobs: number;
   /** Target profiles whose findings are added (`--target`). */
   readonly targets: readonly string[];
+  /** Reuse what the last build into this folder compiled (default true; `--no-cache`). */
+  readonly cache?: boolean;
 }
 
-/** One build: all contracts are checked, and the output is written only if none has an error. */
+/**
+ * One build: all contracts are checked, and the output is written only if none has an error. With
+ * the cache (the default), a contract whose bytes, path and flags are unchanged and whose module
+ * files are as the last build left them is neither compiled nor read again.
+ */
 export async function runBuild(inputs: readonly string[], options: BuildCommandOptions, write: (text: string) => void): Promise<number> {
   const paths = discoverContracts(inputs);
   assertOutputFolder(options.out, paths);
   const sources = readContractSources(paths).map((s) => ({ file: s.file, text: s.bytes }));
-  const result = await compileInParallel(sources, { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets }, options.jobs);
+  const compileOptions = { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets };
+  // Targets change only diagnostics, which the cache keeps per contract: they are part of the key.
+  const flags = JSON.stringify([options.emit, options.exactNumbers, options.targets]);
+  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${flags}`);
+  if (cache === undefined) removeBuildCache(options.out);
+  const keys = sources.map((source) => cache?.keyOf(source, flags));
+  const cached = keys.map((key) => (key === undefined ? undefined : cache?.hit(key)));
+  const misses = sources.filter((_, i) => cached[i] === undefined);
+  const fresh = (await compileSourcesInParallel(misses, compileOptions, options.jobs)).compiled;
+  let next = 0;
+  const compiled: CompiledSource[] = cached.map((entry) => (entry === undefined ? fresh[next++]! : { diagnostics: entry.diagnostics, ...(entry.contract === undefined ? {} : { contract: entry.contract }), files: [] }));
+  const result = { ...assembleBuild(compiled, options.emit, options.targets), threads: Math.max(1, Math.min(options.jobs, Math.floor(misses.length / contractsPerThread))) };
   const summary = summarize(sources.length, result.diagnostics);
   const exitCode = exitCodeFor(summary, options.strict);
   if (exitCode !== 0) {
     write(formatReport(options.format, result.diagnostics, summary, { written: [], deleted: [] }, ['build failed: no file was written']));
     return exitCode;
   }
-  const outcome = writeOutput(options.out, result.files);
+  const unchanged = cached.flatMap((entry) => entry?.files.map((f) => f.path) ?? []);
+  const outcome = writeOutput(options.out, result.files, { unchanged });
+  if (cache !== undefined) {
+    compiled.forEach((source, i) => {
+      if (cached[i] === undefined) cache.record(keys[i]!, source);
+    });
+    cache.save();
+  }
   const threads = result.threads > 1 ? ` on ${result.threads} threads` : '';
-  const line = `built ${result.files.length} files into ${options.out}${threads}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
+  const line = `built ${result.files.length + unchanged.length} files into ${options.out}${threads}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
   write(formatReport(options.format, result.diagnostics, summary, { written: outcome.written, deleted: outcome.deleted }, [line]));
   return 0;
 }
@@ -100,7 +127,7 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
 const rearmMs = 500;
 
 /** Our own writes (an output folder inside a watched one) must not trigger another build. */
-const ownOutput = /\.(ts|js|tmp|lock)$/;
+const ownOutput = /\.(ts|js|tmp|lock)$|(^|[\\/])\.jtc-cache([\\/]|$)/;
 
 /**
  * Watches one input as it is now: a folder recursively, a file through its folder (an editor that

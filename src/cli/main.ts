@@ -43,6 +43,7 @@ Options:
   --target <names>    add what these targets refuse (errors) or do not enforce (warnings), comma-separated:
                       ${[...targetProfiles.keys()].join(', ')}
   -w, --watch         build only: rebuild on every change until interrupted
+  --no-cache          build only: compile every contract, and keep no cache in <dir>/.jtc-cache
   --base <rev>        diff only: the git revision holding the old version of the inputs
   -h, --help          show this help
   -v, --version       show the version
@@ -68,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (command === 'diff') return diffCommand(rest, write);
     if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build and diff (jtc --help)`);
-    const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const } : sharedOptions;
+    const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const, 'no-cache': { type: 'boolean', default: false } as const } : sharedOptions;
     const parsed = parseOptions(rest, options);
     const values = parsed.values as unknown as Record<string, string | boolean | undefined>;
     if (values['help'] === true) {
@@ -89,7 +90,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const out = values['out'] as string | undefined;
     if (command === 'check') return await runCheck(inputs, out === undefined ? shared : { ...shared, out }, write);
     if (out === undefined) throw new UsageError('build: name the output folder with -o <dir>');
-    return values['watch'] === true ? await watchBuild(inputs, { ...shared, out }, write) : await runBuild(inputs, { ...shared, out }, write);
+    const build = { ...shared, out, cache: values['no-cache'] !== true };
+    return values['watch'] === true ? await watchBuild(inputs, build, write) : await runBuild(inputs, build, write);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`jtc: ${error.message}\n`);

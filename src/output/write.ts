@@ -45,8 +45,8 @@ export function assertOutputFolder(outDir: string, contractFiles: readonly strin
   if (offending !== undefined) throw new UsageError(`${outDir}: the output folder holds the contract source ${offending}; choose another folder with -o`);
 }
 
-export function compareOutput(outDir: string, files: readonly GeneratedFile[]): Drift {
-  const wanted = new Set(files.map((f) => f.path));
+export function compareOutput(outDir: string, files: readonly GeneratedFile[], unchanged: readonly string[] = []): Drift {
+  const wanted = new Set([...files.map((f) => f.path), ...unchanged]);
   const stale: string[] = [];
   const missing: string[] = [];
   for (const file of files) {
@@ -78,12 +78,12 @@ const lockName = '.jtc-build.lock';
  * last. A file without our header is never overwritten or deleted. The folder is locked while
  * this runs: a second build into it stops with a message instead of mixing its files in.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], tempName: () => string = randomTempName): WriteResult {
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: { readonly tempName?: () => string; readonly unchanged?: readonly string[] } = {}): WriteResult {
   withIoErrors(outDir, () => mkdirSync(outDir, { recursive: true }));
   const release = lockOutput(outDir);
   try {
     removeStaleTemps(outDir);
-    return writeLocked(outDir, files, tempName);
+    return writeLocked(outDir, files, options.tempName ?? randomTempName, options.unchanged ?? []);
   } finally {
     release();
   }
@@ -91,8 +91,9 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], tem
 
 const randomTempName = (): string => `.jtc-${randomBytes(8).toString('hex')}.tmp`;
 
-function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: () => string): WriteResult {
-  const drift = compareOutput(outDir, files);
+/** `unchanged`: files an incremental build knows to be up to date; they are neither read nor deleted. */
+function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: () => string, unchanged: readonly string[]): WriteResult {
+  const drift = compareOutput(outDir, files, unchanged);
   const changed = new Set([...drift.stale, ...drift.missing]);
   for (const path of drift.stale) {
     if (!isGenerated(join(outDir, path))) throw new UsageError(`${join(outDir, path)}: not a generated file (no "${generatedMarker}" header); refusing to overwrite it`);
@@ -109,7 +110,7 @@ function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: 
   return {
     written: pending.map((f) => f.path),
     deleted: drift.orphaned,
-    unchanged: files.filter((f) => !changed.has(f.path)).map((f) => f.path),
+    unchanged: [...files.filter((f) => !changed.has(f.path)).map((f) => f.path), ...unchanged].sort(),
   };
 }
 

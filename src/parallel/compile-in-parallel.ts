@@ -17,12 +17,20 @@ export interface WorkerInput {
  * single-threaded build, since a module depends on its own contract alone.
  */
 export async function compileInParallel(sources: readonly SourceText[], options: CompileOptions = {}, jobs = availableParallelism()): Promise<CompileResult & { readonly threads: number }> {
+  const { compiled, threads } = await compileSourcesInParallel(sources, options, jobs);
+  return { ...assembleBuild(compiled, options.emit ?? 'ts', options.targets), threads };
+}
+
+/** Each source compiled on its own (`compileSource`), on up to `jobs` threads, in the order of `sources`. */
+export async function compileSourcesInParallel(sources: readonly SourceText[], options: CompileOptions, jobs: number): Promise<{ readonly compiled: CompiledSource[]; readonly threads: number }> {
   const threads = Math.max(1, Math.min(jobs, Math.floor(sources.length / contractsPerThread)));
   const shares = Array.from({ length: threads }, (_, thread) => sources.filter((_, index) => index % threads === thread));
   const remote = shares.slice(1).map((share) => compileInWorker({ sources: share, options }));
   // This thread takes the first share while the workers start and take theirs.
   const local = shares[0]!.map((source) => compileSource(source, options));
-  return { ...assembleBuild([...local, ...(await Promise.all(remote)).flat()], options.emit ?? 'ts', options.targets), threads };
+  const byThread = [local, ...(await Promise.all(remote))];
+  // Share t holds the sources t, t + threads, t + 2·threads, …: put each result back in its place.
+  return { compiled: sources.map((_, index) => byThread[index % threads]![Math.floor(index / threads)]!), threads };
 }
 
 function compileInWorker(input: WorkerInput): Promise<CompiledSource[]> {

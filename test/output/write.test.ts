@@ -48,7 +48,7 @@ describe('writeOutput', () => {
     const names = ['.jtc-00000000000000a1.tmp', '.jtc-00000000000000a2.tmp', '.jtc-00000000000000a3.tmp'];
     mkdirSync(join(out, names[1]!));
     let n = 0;
-    expect(() => writeOutput(out, next, () => names[n++]!)).toThrow();
+    expect(() => writeOutput(out, next, { tempName: () => names[n++]! })).toThrow();
     expect(files.map((f) => readFileSync(join(out, f.path), 'utf8'))).toEqual(files.map((f) => f.text));
     expect(existsSync(join(out, names[0]!))).toBe(false);
   });
@@ -79,7 +79,7 @@ describe('writeOutput against hostile folder states', () => {
     const victim = join(out, '..', 'victim.txt');
     writeFileSync(victim, 'precious');
     symlinkSync(victim, join(out, '.jtc-00000000000000b1.tmp'));
-    expect(() => writeOutput(out, files, () => '.jtc-00000000000000b1.tmp')).toThrow();
+    expect(() => writeOutput(out, files, { tempName: () => '.jtc-00000000000000b1.tmp' })).toThrow();
     expect(readFileSync(victim, 'utf8')).toBe('precious');
   });
 
