@@ -51,10 +51,18 @@ describe('builds that are killed or run at once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jtc-kill-'));
     manyContracts(dir, 300, 'Old.');
     expect(jtc(['build', 'many', '-o', 'out', '--jobs', '1'], dir).code).toBe(0);
-    const old = Object.fromEntries(readdirSync(join(dir, 'out')).filter((name) => name !== '.jtc-cache').map((name) => [name, readFileSync(join(dir, 'out', name), 'utf8')]));
+    const old = Object.fromEntries(
+      readdirSync(join(dir, 'out'))
+        .filter((name) => name !== '.jtc-cache')
+        .map((name) => [name, readFileSync(join(dir, 'out', name), 'utf8')]),
+    );
     manyContracts(dir, 300, 'New.');
     expect(jtc(['build', 'many', '-o', 'fresh', '--jobs', '1'], dir).code).toBe(0);
-    const fresh = Object.fromEntries(readdirSync(join(dir, 'fresh')).filter((name) => name !== '.jtc-cache').map((name) => [name, readFileSync(join(dir, 'fresh', name), 'utf8')]));
+    const fresh = Object.fromEntries(
+      readdirSync(join(dir, 'fresh'))
+        .filter((name) => name !== '.jtc-cache')
+        .map((name) => [name, readFileSync(join(dir, 'fresh', name), 'utf8')]),
+    );
     for (const delay of [150, 300, 450, 600, 800]) {
       const child = spawn(process.execPath, [bin, 'build', 'many', '-o', 'out', '--jobs', '1'], { cwd: dir, stdio: 'ignore' });
       await new Promise((r) => setTimeout(r, delay));
