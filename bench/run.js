@@ -1,6 +1,6 @@
 // The benchmark: `npm run bench`. Method and how to read the figures: bench/README.md.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import schemasafe from '@exodus/schemasafe';
 import { Compile } from 'typebox/compile';
+import { fromJSONSchema } from 'zod';
 import ts from 'typescript';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
@@ -101,6 +102,14 @@ for (const file of files) {
     const schema = source[side];
     const ajv = ajvStandalone(schema, {}, `${source.name}.${side}.ajv.cjs`);
     const ajvOwn = ajvStandalone(schema, { ownProperties: true }, `${source.name}.${side}.ajv-own.cjs`);
+    const ajvAll = ajvStandalone(schema, { allErrors: true }, `${source.name}.${side}.ajv-all.cjs`);
+    // zod 4 as most MCP and AI SDK tool authors use it; a schema it cannot take gets no figure.
+    let zod;
+    try {
+      zod = fromJSONSchema(schema);
+    } catch {
+      zod = undefined;
+    }
     const safe = schemasafe.validator(schema, { includeErrors: false, mode: 'default' });
     const typebox = Compile(schema);
     sides[side] = {
@@ -111,6 +120,13 @@ for (const file of files) {
         'ours validate': (v) => ours[side].validate(v).ok,
         'ajv standalone': ajv.check,
         'ajv ownProperties': ajvOwn.check,
+        // Every error, each read as validate's issues are: the same job as ours validate.
+        'ajv allErrors': (v) => {
+          const ok = ajvAll.check(v);
+          if (!ok) for (const error of ajvAll.check.errors) if (error.message.length === 0) return true;
+          return ok;
+        },
+        'zod 4': zod === undefined ? () => 'zod could not convert the schema' : (v) => zod.safeParse(v).success,
         schemasafe: safe,
         'typebox Compile': typebox.Check.bind(typebox),
       },
@@ -243,7 +259,59 @@ for (let i = 0; i < 1000; i++) {
 const buildStart = process.hrtime.bigint();
 execFileSync(process.execPath, [join(root, 'bin/jtc.js'), 'build', 'contracts', '-o', 'out'], { cwd: buildDir, stdio: 'ignore' });
 const coldBuildMs = Number(process.hrtime.bigint() - buildStart) / 1e6;
+
+// ---- warm builds of the same project: nothing changed, one contract changed, and --watch seeing one change
+
+const timedBuild = () => {
+  const start = process.hrtime.bigint();
+  execFileSync(process.execPath, [join(root, 'bin/jtc.js'), 'build', 'contracts', '-o', 'out'], { cwd: buildDir, stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+const changeOne = (round) => {
+  const path = join(buildDir, 'contracts', readdirSync(join(buildDir, 'contracts'))[round]);
+  const contract = JSON.parse(readFileSync(path, 'utf8'));
+  contract.description = `${contract.description} (change ${round})`;
+  writeFileSync(path, JSON.stringify(contract, null, 2));
+};
+const noChangeMs = Math.min(...[0, 1, 2].map(() => timedBuild()));
+const oneChangeMs = Math.min(...[0, 1, 2].map((round) => (changeOne(round), timedBuild())));
+const watchMs = await new Promise((resolve) => {
+  const child = spawn(process.execPath, [join(root, 'bin/jtc.js'), 'build', 'contracts', '-o', 'out', '--watch'], { cwd: buildDir });
+  let output = '';
+  let handled = 0;
+  let changedAt;
+  const times = [];
+  child.stdout.on('data', (chunk) => {
+    output += chunk.toString();
+    const builds = output.split('rebuilt; watching').length - 1;
+    if (builds === handled) return;
+    handled = builds;
+    if (changedAt !== undefined) times.push(Number(process.hrtime.bigint() - changedAt) / 1e6);
+    if (times.length === 3) {
+      child.kill('SIGINT');
+      resolve(Math.min(...times));
+      return;
+    }
+    // Each change waits a little, so the watcher is idle when it comes.
+    setTimeout(() => {
+      changedAt = process.hrtime.bigint();
+      changeOne(10 + times.length);
+    }, 300);
+  });
+});
 rmSync(buildDir, { recursive: true, force: true });
+
+// ---- --emit js against --emit ts, cold, on the 24 contracts of fixtures/corpus and fixtures/valid
+
+const emitDir = mkdtempSync(join(tmpdir(), 'jtc-bench-emit-'));
+const emitBuild = (emit) => {
+  const start = process.hrtime.bigint();
+  execFileSync(process.execPath, [join(root, 'bin/jtc.js'), 'build', join(root, 'fixtures/corpus'), join(root, 'fixtures/valid'), '-o', join(emitDir, emit), '--emit', emit, '--no-cache'], { stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+const emitTsMs = Math.min(...[0, 1, 2].map(() => emitBuild('ts')));
+const emitJsMs = Math.min(...[0, 1, 2].map(() => emitBuild('js')));
+rmSync(emitDir, { recursive: true, force: true });
 
 // ---- report
 
@@ -273,6 +341,9 @@ const summary = {
   gzipRatio: geomean(rows.map((r) => r.size.oursGzip / r.size.ajvGzip)),
   codegenMsPerContract: geomean(rows.map((r) => r.codegenMs)),
   coldBuild1000Ms: coldBuildMs,
+  warmBuild1000: { noChangeMs, oneChangeMs, watchOneChangeMs: watchMs, noChangeRatio: noChangeMs / coldBuildMs, oneChangeRatio: oneChangeMs / coldBuildMs, watchRatio: watchMs / coldBuildMs },
+  emit24: { tsMs: emitTsMs, jsMs: emitJsMs, ratio: emitJsMs / emitTsMs },
+  validateAgainstAllErrors: { invalid: ratio('ours validate', 'invalid', 'ajv allErrors') },
   callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs })),
   mislabels,
 };
@@ -287,7 +358,12 @@ console.log('\ngeometric mean of time ratios to ajv standalone (lower is faster)
 for (const engine of engines) console.log(`${pad(engine, 20)} valid ${summary.ratios[engine].valid.toFixed(2)}×   invalid ${summary.ratios[engine].invalid.toFixed(2)}×`);
 console.log(`\ngenerated code, gzip, ours/ajv standalone (geometric mean): ${summary.gzipRatio.toFixed(2)}×`);
 console.log(`codegen per contract in-process (geometric mean): ${summary.codegenMsPerContract.toFixed(2)} ms`);
+console.log(`ours validate / ajv allErrors on invalid samples (the same job: every issue): ${summary.validateAgainstAllErrors.invalid.toFixed(2)}×`);
 console.log(`cold jtc build of 1,000 contracts: ${(coldBuildMs / 1000).toFixed(2)} s`);
+console.log(
+  `warm builds of the same 1,000, against the cold one: nothing changed ${summary.warmBuild1000.noChangeRatio.toFixed(3)}× (${noChangeMs.toFixed(0)} ms), one contract changed ${summary.warmBuild1000.oneChangeRatio.toFixed(3)}× (${oneChangeMs.toFixed(0)} ms), --watch seeing one change ${summary.warmBuild1000.watchRatio.toFixed(3)}× (${watchMs.toFixed(0)} ms, from the write to the result line, 100 ms debounce included)`,
+);
+console.log(`--emit js / --emit ts, cold build of 24 contracts: ${summary.emit24.ratio.toFixed(2)}× (${emitJsMs.toFixed(0)} vs ${emitTsMs.toFixed(0)} ms)`);
 for (const c of summary.callPath) {
   console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
   console.log(`runtime.callJson vs JSON.parse + is + handler + JSON.stringify, ${c.contract}: ${c.jsonRatio.toFixed(2)}× (${c.callJsonNs.toFixed(0)} vs ${c.bareJsonNs.toFixed(0)} ns)`);
