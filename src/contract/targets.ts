@@ -1,7 +1,7 @@
 import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
 import { makeDiagnostic } from '../diagnostics/diagnostic.js';
 import type { SchemaNode } from '../ir/schema-node.js';
-import { plainJson, schemaToJson } from '../ir/to-json.js';
+import { plainJson, schemaToJson } from '../subset/to-json.js';
 import type { JsonNode } from '../source/json-node.js';
 import { contractTargetFindings, optionalParameterCount, setTargetFindings, type TargetFinding } from '../targets/check-targets.js';
 import type { TargetProfile } from '../targets/profile.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ContractIR } from '../ir/contract-ir.js';
 import { typeStem } from '../contract/names.js';
-import { schemaToJson } from '../ir/to-json.js';
+import { schemaToJson } from '../subset/to-json.js';
 import { join, literal } from '../codegen/code.js';
 import { helperCode } from '../codegen/helpers.js';
 import { jsonLiteralBlock, usesJsonNumber } from '../codegen/json-literal.js';

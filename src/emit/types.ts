@@ -3,6 +3,7 @@ import { canonicalJson } from '../ir/canonical.js';
 import { requiredWithoutSchema, rulesOf, type AnyRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { roundTripsThroughF64 } from '../runtime/json.js';
+import { writtenBounds } from '../subset/keywords/bounds.js';
 import { stringLiteral } from '../codegen/code.js';
 
 export interface EmittedTypes {
@@ -133,17 +134,7 @@ function docLines(node: SchemaNode): string[] {
 }
 
 function constraintTags(rules: Partial<AnyRules>): string[] {
-  const tags: string[] = [];
-  const add = (tag: string, value: string | number | undefined): void => {
-    if (value !== undefined) tags.push(`@${tag} ${value}`);
-  };
-  add('minLength', rules.string?.minLength?.value);
-  add('maxLength', rules.string?.maxLength?.value);
-  add('minimum', rules.number?.minimum?.lexeme);
-  add('maximum', rules.number?.maximum?.lexeme);
-  add('minItems', rules.array?.minItems?.value);
-  add('maxItems', rules.array?.maxItems?.value);
-  return tags;
+  return writtenBounds(rules).map(({ keyword, text }) => `@${keyword} ${text}`);
 }
 
 /**

@@ -2,11 +2,9 @@ import { appendPointer } from '../diagnostics/diagnostic.js';
 import { jsonString } from '../codegen/json-string.js';
 import { canonicalJson } from '../ir/canonical.js';
 import { requiredWithoutSchema, rulesOf, type AnyNode, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
+import { boundsWritten, emitBounds } from '../subset/keywords/bounds.js';
 import { emitEnumCheck } from '../subset/keywords/enum.js';
-import { maxItemsConstraint, minItemsConstraint } from '../subset/keywords/item-count.js';
-import { maximumConstraint, minimumConstraint } from '../subset/keywords/number-bounds.js';
 import { requiredMessage, unexpectedPropertyMessage } from '../subset/keywords/object.js';
-import { maxLengthConstraint, minLengthConstraint } from '../subset/keywords/string-length.js';
 import { emitTypeCheck } from '../subset/keywords/type.js';
 import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
 import { Code, code, lines } from '../codegen/code.js';
@@ -182,9 +180,10 @@ export class ValidatorEmitter {
     const { string, number, array, object } = rulesOf(node);
     // Names and enum values are JSON-quoted and children are numeric ids, so the text is unambiguous.
     const parts = [node.kind, node.enum === undefined ? '' : `[${node.enum.accepted.map(canonicalJson).join(',')}]`];
-    if (string !== undefined) parts.push(`${string.minLength?.value}~${string.maxLength?.value}`);
-    if (number !== undefined) parts.push(`${number.minimum?.lexeme}~${number.maximum?.lexeme}`);
-    if (array !== undefined) parts.push(`${array.items === undefined ? '' : this.shapeKey(array.items)}~${array.minItems?.value}~${array.maxItems?.value}`);
+    // Every bound that validates takes part, by keyword, from the bounds table.
+    if (string !== undefined) parts.push(boundsWritten('string', string));
+    if (number !== undefined) parts.push(boundsWritten('number', number));
+    if (array !== undefined) parts.push(`${array.items === undefined ? '' : this.shapeKey(array.items)}~${boundsWritten('array', array)}`);
     if (object !== undefined) {
       const properties = object.properties.map((p) => `${jsonString(p.name)}:${this.shapeKey(p.schema)}`).join(',');
       parts.push(`${properties}~${object.required.map(jsonString).join(',')}~${object.additionalProperties === false}`);
@@ -296,23 +295,15 @@ export class ValidatorEmitter {
   }
 
   private stringChecks(rules: StringRules, value: Code): KeywordCheck[] {
-    const checks: KeywordCheck[] = [];
-    if (rules.minLength) checks.push(['minLength', minLengthConstraint.emit(rules.minLength, value, this.context)]);
-    if (rules.maxLength) checks.push(['maxLength', maxLengthConstraint.emit(rules.maxLength, value, this.context)]);
-    return checks;
+    return emitBounds('string', rules, value, this.context);
   }
 
   private numberChecks(rules: NumberRules, value: Code): KeywordCheck[] {
-    const checks: KeywordCheck[] = [];
-    if (rules.minimum) checks.push(['minimum', minimumConstraint.emit(rules.minimum, value, this.context)]);
-    if (rules.maximum) checks.push(['maximum', maximumConstraint.emit(rules.maximum, value, this.context)]);
-    return checks;
+    return emitBounds('number', rules, value, this.context);
   }
 
   private arrayStatements(pass: Pass, rules: ArrayRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
-    const counts: KeywordCheck[] = [];
-    if (rules.minItems) counts.push(['minItems', minItemsConstraint.emit(rules.minItems, value, this.context)]);
-    if (rules.maxItems) counts.push(['maxItems', maxItemsConstraint.emit(rules.maxItems, value, this.context)]);
+    const counts = emitBounds('array', rules, value, this.context);
     const item = Code.identifier('item');
     const itemPath = keyed(Code.identifier('i'));
     let itemStatements: Code;

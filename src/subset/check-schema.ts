@@ -1,10 +1,15 @@
 import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { compactJsonBytes } from '../ir/canonical.js';
-import type { Annotations, AnyRules, ArrayRules, CountBound, DecimalBound, EnumRule, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
-import type { JsonNode, JsonObjectNode } from '../source/json-node.js';
+import type { Annotations, AnyRules, ArrayRules, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
+import type { JsonNode } from '../source/json-node.js';
 import { evaluate, numericReading } from './evaluate.js';
-import { invalidValue, reportAt, type ReadContext, type RuleGroup } from './keyword.js';
+import { invalidValue, reportAt, type KeywordDefinition, type ReadContext, type RuleGroup } from './keyword.js';
+import { defaultValue, description, examples, id, schemaUri, title } from './keywords/annotations.js';
+import { type BoundGroup, type BoundKeyword, boundKeywords } from './keywords/bounds.js';
+import { enumKeyword } from './keywords/enum.js';
 import { keywordTable } from './keywords/index.js';
+import { additionalProperties, items, properties as propertiesKeyword, required } from './keywords/object.js';
+import { type } from './keywords/type.js';
 import { unsupportedAdvice } from './keywords/unsupported.js';
 import { limits } from './limits.js';
 
@@ -54,7 +59,7 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
     return reportAt(context, 'JTC114', node, `schema is nested ${level} levels deep; the limit is ${limits.depth} (the root schema is level 1)`, 'flatten the structure');
   }
 
-  const values = new Map<string, unknown>();
+  const values = new KeywordValues();
   for (const member of node.members) {
     const definition = keywordTable.get(member.key);
     if (definition === undefined) {
@@ -62,10 +67,10 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
       continue;
     }
     const value = definition.read(member.value, context);
-    if (value !== undefined) values.set(member.key, value);
+    if (value !== undefined) values.set(definition, value);
   }
 
-  const typeName = values.get('type') as TypeName | undefined;
+  const typeName = values.get(type);
   const declaredGroup = typeName === undefined ? undefined : groupOfType[typeName];
   if (typeName !== undefined) {
     for (const member of node.members) {
@@ -94,7 +99,7 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
     pointer: node.pointer,
     schemaPath,
     position: node.position,
-    enum: values.get('enum') as EnumRule | undefined,
+    enum: values.get(enumKeyword),
     annotations: annotations(values),
   });
   const built = nodeOfType(typeName, base, rules);
@@ -141,45 +146,68 @@ function withDefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefin
   return result as T;
 }
 
-function stringRules(values: Map<string, unknown>): StringRules {
-  return withDefined<StringRules>({ minLength: values.get('minLength') as CountBound | undefined, maxLength: values.get('maxLength') as CountBound | undefined });
+/**
+ * Each keyword's checked value, by its definition: the definition's type is the value's, so reading
+ * one back needs no cast at the call.
+ */
+class KeywordValues {
+  private readonly byDefinition = new Map<KeywordDefinition, unknown>();
+
+  set<T>(definition: KeywordDefinition<T>, value: T): void {
+    this.byDefinition.set(definition as KeywordDefinition, value);
+  }
+
+  get<T>(definition: KeywordDefinition<T>): T | undefined {
+    return this.byDefinition.get(definition as KeywordDefinition) as T | undefined;
+  }
 }
 
-function numberRules(values: Map<string, unknown>): NumberRules {
-  return withDefined<NumberRules>({ minimum: values.get('minimum') as DecimalBound | undefined, maximum: values.get('maximum') as DecimalBound | undefined });
+/** A group's bounds, as the table names them: a bound's rule field is its keyword. */
+function boundRules<G extends BoundGroup>(group: G, values: KeywordValues): Record<string, unknown> {
+  const rules: Record<string, unknown> = {};
+  for (const keyword of boundKeywords[group] as readonly BoundKeyword<G>[]) {
+    const bound = values.get(keyword.definition);
+    if (bound !== undefined) rules[keyword.keyword] = bound;
+  }
+  return rules;
+}
+
+function stringRules(values: KeywordValues): StringRules {
+  return boundRules('string', values);
+}
+
+function numberRules(values: KeywordValues): NumberRules {
+  return boundRules('number', values);
 }
 
 type ChildChecker = (node: JsonNode, schemaPath: string) => SchemaNode | undefined;
 
-function arrayRules(values: Map<string, unknown>, schemaPath: string, child: ChildChecker): ArrayRules {
-  const itemsSource = values.get('items') as JsonNode | undefined;
-  return withDefined<ArrayRules>({
-    items: itemsSource === undefined ? undefined : child(itemsSource, `${schemaPath}/items`),
-    minItems: values.get('minItems') as CountBound | undefined,
-    maxItems: values.get('maxItems') as CountBound | undefined,
-  });
+function arrayRules(values: KeywordValues, schemaPath: string, child: ChildChecker): ArrayRules {
+  const itemsSource = values.get(items);
+  const itemSchema = itemsSource === undefined ? undefined : child(itemsSource, `${schemaPath}/items`);
+  return { ...boundRules('array', values), ...(itemSchema === undefined ? {} : { items: itemSchema }) };
 }
 
-function objectRules(values: Map<string, unknown>, schemaPath: string, child: ChildChecker): ObjectRules {
-  const propertiesSource = values.get('properties') as JsonObjectNode | undefined;
+function objectRules(values: KeywordValues, schemaPath: string, child: ChildChecker): ObjectRules {
+  const propertiesSource = values.get(propertiesKeyword);
   const properties = (propertiesSource?.members ?? []).flatMap((member) => {
     const schema = child(member.value, appendPointer(`${schemaPath}/properties`, member.key));
     return schema === undefined ? [] : [{ name: member.key, schema }];
   });
   return withDefined<ObjectRules>({
     properties,
-    required: (values.get('required') as readonly string[] | undefined) ?? [],
-    additionalProperties: values.get('additionalProperties') as boolean | undefined,
+    required: values.get(required) ?? [],
+    additionalProperties: values.get(additionalProperties),
   });
 }
 
-function annotations(values: Map<string, unknown>): Annotations {
+function annotations(values: KeywordValues): Annotations {
   return withDefined<Annotations>({
-    title: values.get('title') as string | undefined,
-    description: values.get('description') as string | undefined,
-    default: values.get('default') as JsonNode | undefined,
-    examples: values.get('examples') as readonly JsonNode[] | undefined,
-    $schema: values.get('$schema') as string | undefined,
-    $id: values.get('$id') as string | undefined,
+    title: values.get(title),
+    description: values.get(description),
+    default: values.get(defaultValue),
+    examples: values.get(examples),
+    $schema: values.get(schemaUri),
+    $id: values.get(id),
   });
 }

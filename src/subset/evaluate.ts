@@ -1,10 +1,8 @@
 import { isWholeDecimal, parseDecimal, type ParsedDecimal } from '../runtime/json.js';
-import { rulesOf, type AnyRules, type ArrayRules, type NumberRules, type ObjectRules, type SchemaNode, type StringRules } from '../ir/schema-node.js';
+import { rulesOf, type AnyRules, type ArrayRules, type ObjectRules, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
+import { boundsHold } from './keywords/bounds.js';
 import { enumHolds } from './keywords/enum.js';
-import { maxItemsConstraint, minItemsConstraint } from './keywords/item-count.js';
-import { maximumConstraint, minimumConstraint } from './keywords/number-bounds.js';
-import { maxLengthConstraint, minLengthConstraint } from './keywords/string-length.js';
 import { sourceTypeMatches } from './keywords/type.js';
 
 /** How a numeric literal is read: exactly, or rounded to the nearest f64 as the default mode does. */
@@ -40,9 +38,10 @@ export function evaluate(node: SchemaNode, value: JsonNode, numeric: NumericRead
 function anyHolds(rules: Partial<AnyRules>, value: JsonNode, numeric: NumericReading): boolean {
   switch (value.kind) {
     case 'string':
-      return rules.string === undefined || stringHolds(rules.string, value.value);
+      return rules.string === undefined || boundsHold('string', rules.string, value.value);
     case 'number':
-      return rules.number === undefined || numberHolds(rules.number, numeric(value.lexeme), numeric);
+      // The default mode reads bounds as their nearest f64, as the value is read.
+      return rules.number === undefined || boundsHold('number', rules.number, numeric(value.lexeme), (bound) => ({ ...bound, value: numeric(bound.lexeme) }));
     case 'array':
       return rules.array === undefined || arrayHolds(rules.array, value.items, numeric);
     case 'object':
@@ -52,18 +51,8 @@ function anyHolds(rules: Partial<AnyRules>, value: JsonNode, numeric: NumericRea
   }
 }
 
-function stringHolds(rules: StringRules, value: string): boolean {
-  return (rules.minLength === undefined || minLengthConstraint.holds(rules.minLength, value)) && (rules.maxLength === undefined || maxLengthConstraint.holds(rules.maxLength, value));
-}
-
-function numberHolds(rules: NumberRules, value: ParsedDecimal, numeric: NumericReading): boolean {
-  const read = <B extends { lexeme: string }>(bound: B): B & { value: ParsedDecimal } => ({ ...bound, value: numeric(bound.lexeme) });
-  return (rules.minimum === undefined || minimumConstraint.holds(read(rules.minimum), value)) && (rules.maximum === undefined || maximumConstraint.holds(read(rules.maximum), value));
-}
-
 function arrayHolds(rules: ArrayRules, items: readonly JsonNode[], numeric: NumericReading): boolean {
-  if (rules.minItems !== undefined && !minItemsConstraint.holds(rules.minItems, items)) return false;
-  if (rules.maxItems !== undefined && !maxItemsConstraint.holds(rules.maxItems, items)) return false;
+  if (!boundsHold('array', rules, items)) return false;
   const itemSchema = rules.items;
   return itemSchema === undefined || items.every((item) => evaluate(itemSchema, item, numeric));
 }

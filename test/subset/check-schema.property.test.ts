@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../../src/contract/check-contract.js';
 import { canonicalJson } from '../../src/ir/canonical.js';
-import { schemaToJson } from '../../src/ir/to-json.js';
+import { schemaToJson } from '../../src/subset/to-json.js';
 import { parseSourceText } from '../../src/source/parse.js';
 import { subsetSchema, type Schema } from '../support/arbitraries.js';
 

@@ -1,5 +1,6 @@
 import type { JsonMember, JsonNode } from '../source/json-node.js';
-import { rulesOf, type CountBound, type DecimalBound, type SchemaNode } from './schema-node.js';
+import { type BoundGroup, writtenBounds } from './keywords/bounds.js';
+import { rulesOf, type SchemaNode } from '../ir/schema-node.js';
 
 /**
  * The IR back as JSON: what the generated module exports as its schema, so that the schema a
@@ -13,8 +14,6 @@ export function schemaToJson(node: SchemaNode): JsonNode {
   };
   const at = { position: node.position, pointer: node.pointer };
   const text = (value: string | undefined): JsonNode | undefined => (value === undefined ? undefined : { kind: 'string', ...at, value });
-  const count = (bound: CountBound | undefined): JsonNode | undefined => (bound === undefined ? undefined : { kind: 'number', ...at, lexeme: String(bound.value) });
-  const decimal = (bound: DecimalBound | undefined): JsonNode | undefined => (bound === undefined ? undefined : { kind: 'number', ...at, lexeme: bound.lexeme });
   const { annotations } = node;
 
   add('$schema', text(annotations.$schema));
@@ -23,13 +22,12 @@ export function schemaToJson(node: SchemaNode): JsonNode {
   add('description', text(annotations.description));
   if (node.kind !== 'any') add('type', text(node.kind));
   const rules = rulesOf(node);
-  add('minLength', count(rules.string?.minLength));
-  add('maxLength', count(rules.string?.maxLength));
-  add('minimum', decimal(rules.number?.minimum));
-  add('maximum', decimal(rules.number?.maximum));
+  const bounds = (groups: readonly BoundGroup[]): void => {
+    for (const { keyword, text } of writtenBounds(rules, groups)) add(keyword, { kind: 'number', ...at, lexeme: text });
+  };
+  bounds(['string', 'number']);
   add('items', rules.array?.items === undefined ? undefined : schemaToJson(rules.array.items));
-  add('minItems', count(rules.array?.minItems));
-  add('maxItems', count(rules.array?.maxItems));
+  bounds(['array']);
   const object = rules.object;
   if (object !== undefined && object.properties.length > 0) {
     add('properties', { kind: 'object', ...at, members: object.properties.map((p) => ({ key: p.name, keyPosition: node.position, value: schemaToJson(p.schema) })) });
