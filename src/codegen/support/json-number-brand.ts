@@ -1,0 +1,1 @@
+export const jsonNumberBrand = Symbol.for("json-tool-contracts/JsonNumber");

@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { helperCode, helperText, helperUses } from '../../src/codegen/helpers.js';
+import { absenceNote } from '../../src/codegen/support/absence-note.js';
+import { codePointLength } from '../../src/codegen/support/code-point-length.js';
+import { compareDecimal } from '../../src/codegen/support/compare-decimal.js';
+import { decimalKey } from '../../src/codegen/support/decimal-key.js';
+import { decimalOf } from '../../src/codegen/support/decimal-of.js';
+import { describeType as describeExact } from '../../src/codegen/support/describe-type.exact.js';
+import { isJsonNumber } from '../../src/codegen/support/is-json-number.js';
+import { isJsonValue as isJsonValueDefault } from '../../src/codegen/support/is-json-value.default.js';
+import { isJsonValue as isJsonValueExact } from '../../src/codegen/support/is-json-value.exact.js';
+import { isPlainObject } from '../../src/codegen/support/is-plain-object.js';
+import { jsonEqual as jsonEqualDefault } from '../../src/codegen/support/json-equal.default.js';
+import { jsonEqual as jsonEqualExact } from '../../src/codegen/support/json-equal.exact.js';
+import { jsonNumber } from '../../src/codegen/support/json-number.js';
+import { ownValue } from '../../src/codegen/support/own-value.js';
+import { compareDecimals, isJsonNumber as runtimeIsJsonNumber, JsonNumber, parseDecimal } from '../../src/runtime/json.js';
+
+/** The support code generated modules carry, tested as the ordinary functions it is. */
+describe('support code', () => {
+  it('isPlainObject: object literals and null-prototype objects, nothing else', () => {
+    expect([{}, Object.create(null)].map(isPlainObject)).toEqual([true, true]);
+    expect([[], Object.setPrototypeOf([], null), new Date(0), new (class {})(), null, 'x'].map(isPlainObject)).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('ownValue and absenceNote: only own enumerable properties count, and the note says why', () => {
+    const hidden = Object.defineProperty({}, 'a', { value: 1, enumerable: false });
+    expect([ownValue({ a: 1 }, 'a'), ownValue(hidden, 'a'), ownValue({}, 'toString')]).toEqual([1, undefined, undefined]);
+    expect(absenceNote(hidden, 'a')).toContain('not enumerable');
+    expect(absenceNote({ a: undefined }, 'a')).toContain('undefined');
+    expect(absenceNote({}, 'a')).toBe('');
+  });
+
+  it('codePointLength counts code points, a lone surrogate as one (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'é', '😀', '\uD800', '\uDC00') }), (text) => {
+        expect(codePointLength(text)).toBe([...text].length);
+      }),
+    );
+  });
+
+  it('isJsonValue: JSON values only; bigints and JsonNumbers in exact mode', () => {
+    expect([null, 1, 's', [true], { a: [1] }].every((v) => isJsonValueDefault(v))).toBe(true);
+    expect([undefined, Number.NaN, 1n, () => 1, new Date(0), [undefined]].some((v) => isJsonValueDefault(v))).toBe(false);
+    expect([1n, new JsonNumber('1e400'), { a: 2n }].every((v) => isJsonValueExact(v))).toBe(true);
+  });
+
+  it('jsonEqual: deep, key order ignored, own enumerable keys; numbers by value in exact mode', () => {
+    expect(jsonEqualDefault({ a: 1, b: [2] }, { b: [2], a: 1 })).toBe(true);
+    expect(jsonEqualDefault(Object.defineProperty({ b: 1 }, 'a', { value: 1, enumerable: false }), { a: 1 })).toBe(false);
+    expect(jsonEqualExact({ a: 1n }, { a: jsonNumber('1.0') })).toBe(true);
+    expect(jsonEqualExact(-0, 0)).toBe(true);
+  });
+
+  it("decimalOf, decimalKey and compareDecimal agree with the runtime's exact decimals (property)", () => {
+    const literal = fc
+      .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,20})$/), fc.option(fc.stringMatching(/^[0-9]{1,10}$/), { nil: undefined }), fc.option(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), { nil: undefined }))
+      .map(([negative, integer, fraction, exponent]) => `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+    fc.assert(
+      fc.property(literal, literal, (a, b) => {
+        const [x, y] = [new JsonNumber(a), new JsonNumber(b)];
+        const runtime = compareDecimals(parseDecimal(a)!, parseDecimal(b)!);
+        expect(compareDecimal(decimalOf(x), decimalOf(y))).toBe(runtime);
+        expect(decimalKey(x) === decimalKey(y)).toBe(runtime === 0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('isJsonNumber recognises what the runtime does', () => {
+    const brand = Symbol.for('json-tool-contracts/JsonNumber');
+    for (const value of [new JsonNumber('1.5'), jsonNumber('2'), { [brand]: true, decimal: '1' }, Object.freeze({ [brand]: true, decimal: 'x' }), 1]) expect(isJsonNumber(value)).toBe(runtimeIsJsonNumber(value));
+  });
+
+  it('describeType names numbers by what they are in exact mode', () => {
+    expect([describeExact(1n), describeExact(new JsonNumber('1.5')), describeExact(new JsonNumber('1e400'))]).toEqual(['integer', 'number', 'integer']);
+  });
+
+  it('reaches a module as its file without imports or exports, with what it uses derived from its text', () => {
+    for (const exact of [false, true]) {
+      const text = helperCode(['describeType', 'jsonEqual', 'compareDecimal'], exact).join('\n');
+      expect(text).not.toMatch(/^(import|export) /m);
+    }
+    expect(helperUses('describeType', true)).toEqual(['isPlainObject', 'isJsonNumber', 'decimalOf']);
+    expect(helperUses('compareDecimal', true)).toEqual(['decimalOf']);
+    expect(helperText('isJsonValue', false)).not.toContain('bigint');
+    expect(helperText('isJsonValue', true)).toContain('case "bigint":');
+  });
+});
