@@ -1,12 +1,37 @@
+import type { HelperName } from './helpers.js';
 import { jsonString } from './json-string.js';
+
+const noUses: ReadonlySet<HelperName> = new Set();
 
 /**
  * Generated code is built only through `code`: a tagged template in which every interpolated
  * value is encoded as a JavaScript literal unless it is already `Code`. User text (property
- * names, descriptions, enum strings) therefore cannot change the shape of generated code.
+ * names, descriptions, enum strings) therefore cannot change the shape of generated code. Code
+ * also carries the support helpers it calls (`Code.helper`), so what a module needs is derived
+ * from the code it holds.
  */
 export class Code {
-  private constructor(readonly text: string) {}
+  private constructor(
+    readonly text: string,
+    /** The support helpers this code calls. */
+    readonly uses: ReadonlySet<HelperName> = noUses,
+  ) {}
+
+  /** A support helper, by name: code that holds it makes its module carry the helper. */
+  static helper(name: HelperName): Code {
+    return new Code(name, new Set([name]));
+  }
+
+  /** Text and the helpers of its parts, for the builders below. */
+  static composed(text: string, parts: readonly (Code | undefined)[]): Code {
+    let uses: Set<HelperName> | undefined;
+    for (const part of parts) {
+      if (part === undefined || part.uses.size === 0) continue;
+      uses ??= new Set();
+      for (const name of part.uses) uses.add(name);
+    }
+    return new Code(text, uses ?? noUses);
+  }
 
   /**
    * The one escape hatch for text that is code already (an operator, a piece of a statement): never
@@ -32,8 +57,14 @@ export type Interpolated = Code | Literal | readonly Code[];
 
 export function code(strings: TemplateStringsArray, ...values: Interpolated[]): Code {
   let text = strings[0]!;
-  for (let i = 0; i < values.length; i++) text += interpolate(values[i]!) + strings[i + 1]!;
-  return Code.raw(text);
+  const parts: Code[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value instanceof Code) parts.push(value);
+    else if (Array.isArray(value)) parts.push(...(value as readonly Code[]));
+    text += interpolate(value) + strings[i + 1]!;
+  }
+  return Code.composed(text, parts);
 }
 
 function interpolate(value: Interpolated): string {
@@ -64,7 +95,7 @@ export function stringLiteral(value: string): string {
 const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {
-  return Code.raw(parts.map((part) => part.text).join(separator));
+  return Code.composed(parts.map((part) => part.text).join(separator), parts);
 }
 
 /** A block of statements, one per line, indented by the caller's nesting. */
@@ -74,7 +105,7 @@ export function lines(parts: readonly (Code | undefined)[]): Code {
     if (part === undefined || part.text === '') continue;
     text = text === '' ? part.text : `${text}\n${part.text}`;
   }
-  return Code.raw(text);
+  return Code.composed(text, parts);
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

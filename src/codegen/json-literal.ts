@@ -20,7 +20,7 @@ export function jsonLiteral(node: JsonNode, exact = false): Code {
         ', ',
       )}]`;
     case 'number':
-      if (exact && !roundTripsThroughF64(node.lexeme)) return code`jsonNumber(${decimalText(parseDecimal(node.lexeme)!)})`;
+      if (exact && !roundTripsThroughF64(node.lexeme)) return code`${Code.helper('jsonNumber')}(${decimalText(parseDecimal(node.lexeme)!)})`;
       return Code.raw(literal(Number(node.lexeme)));
     case 'null':
       return code`null`;

@@ -77,7 +77,7 @@ const checkPass: Pass = {
 
 const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
 
-const missing = (name: string, schemaPath: string, path: PathRef, value: Code): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', code`${requiredMessage(name)} + absenceNote(${value}, ${name})`, code`{ missingProperty: ${name} }`);
+const missing = (name: string, schemaPath: string, path: PathRef, value: Code): Code => issue(path, appendPointer(schemaPath, 'required'), 'required', code`${requiredMessage(name)} + ${Code.helper('absenceNote')}(${value}, ${name})`, code`{ missingProperty: ${name} }`);
 
 const unexpected = (rules: ObjectRules, schemaPath: string): Code =>
   issue(
@@ -98,7 +98,7 @@ const collectPass: Pass = {
     if (rest.text === '') return code`if (${typeCheck.fails}) ${report}`;
     return lines([code`if (${typeCheck.fails}) {`, report, code`} else {`, rest, code`}`]);
   },
-  notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + describeType(${value})`, code`{}`),
+  notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + ${Code.helper('describeType')}(${value})`, code`{}`),
   // An array item that passes the fast check has nothing to report, so of many items only the
   // failing ones are collected. A property is collected at once: checking it first would walk the
   // failing path again at every level.
@@ -143,6 +143,7 @@ export class ValidatorEmitter {
     if (existing !== undefined) return existing;
     const name = Code.identifier(this.uniqueName(prefix));
     this.hoistedByInit.set(init.text, name);
+    this.carry(init);
     this.hoisted.push(code`const ${name} = ${init};`);
     return name;
   }
@@ -198,12 +199,12 @@ export class ValidatorEmitter {
 
   /** One statement per keyword check of a schema at `schemaPath`. */
   private failAll(pass: Pass, checks: readonly KeywordCheck[], schemaPath: string, path: PathRef): Code[] {
-    return checks.map(([keyword, check]) => pass.failIf(keyword, this.use(check), schemaPath, path));
+    return checks.map(([keyword, check]) => pass.failIf(keyword, check, schemaPath, path));
   }
 
-  private use(check: EmittedCheck): EmittedCheck {
-    for (const helper of check.helpers) this.helpers.add(helper);
-    return check;
+  /** The helpers a piece of emitted code calls become the module's: derived, never listed by hand. */
+  private carry(emitted: Code): void {
+    for (const name of emitted.uses) this.helpers.add(name);
   }
 
   /**
@@ -229,6 +230,8 @@ export class ValidatorEmitter {
     const check = lines([code`function ${Code.identifier(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
     const collect = lines([code`function ${Code.identifier(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`, this.nodeStatements(collectPass, node, value, functionPath, base), code`}`]);
     this.shapePath = outerPath;
+    this.carry(check);
+    this.carry(collect);
     shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
     return names;
   }
@@ -245,7 +248,7 @@ export class ValidatorEmitter {
     const failAll = (checks: readonly KeywordCheck[]): Code[] => this.failAll(pass, checks, schemaPath, path);
     const enumCheck = node.enum === undefined ? [] : failAll([['enum', emitEnumCheck(node.enum, value, this.context)]]);
     const typed = (body: readonly Code[]): Code => {
-      const typeCheck = this.use(emitTypeCheck(node.kind as Exclude<SchemaNode['kind'], 'any'>, value, this.context.exactNumbers));
+      const typeCheck = emitTypeCheck(node.kind as Exclude<SchemaNode['kind'], 'any'>, value, this.context.exactNumbers);
       return pass.typed(typeCheck, schemaPath, path, lines([...body, ...enumCheck]));
     };
     switch (node.kind) {
@@ -271,14 +274,10 @@ export class ValidatorEmitter {
     const { string, number, array, object } = node.rules;
     const stringChecks = this.failAll(pass, this.stringChecks(string, value), schemaPath, path);
     const numberChecks = this.failAll(pass, this.numberChecks(number, value), schemaPath, path);
-    this.helpers.add('isJsonValue');
-    this.helpers.add('describeType');
-    const jsonOnly = code`if (!isJsonValue(${value})) ${pass.notJson(value, schemaPath, path)}`;
+    const jsonOnly = code`if (!${Code.helper('isJsonValue')}(${value})) ${pass.notJson(value, schemaPath, path)}`;
     if (stringChecks.length === 0 && numberChecks.length === 0 && !hasStructuredRules(node)) return jsonOnly;
-    this.helpers.add('isPlainObject');
     const exact = this.context.exactNumbers;
-    if (exact) this.helpers.add('isNumeric');
-    const isNumber = exact ? code`isNumeric(${value})` : code`typeof ${value} === "number" && Number.isFinite(${value})`;
+    const isNumber = exact ? code`${Code.helper('isNumeric')}(${value})` : code`typeof ${value} === "number" && Number.isFinite(${value})`;
     return lines([
       code`if (typeof ${value} === "string") {`,
       lines(stringChecks),
@@ -286,7 +285,7 @@ export class ValidatorEmitter {
       lines(numberChecks),
       code`} else if (Array.isArray(${value})) {`,
       isEmptyArrayRules(array) ? jsonOnly : this.arrayStatements(pass, array, schemaPath, value, path, stem),
-      code`} else if (isPlainObject(${value})) {`,
+      code`} else if (${Code.helper('isPlainObject')}(${value})) {`,
       isEmptyObjectRules(object) ? jsonOnly : this.objectStatements(pass, object, schemaPath, value, path, stem),
       code`} else if (${value} !== null && typeof ${value} !== "boolean") {`,
       pass.notJson(value, schemaPath, path),
@@ -308,9 +307,7 @@ export class ValidatorEmitter {
     const itemPath = keyed(Code.identifier('i'));
     let itemStatements: Code;
     if (rules.items === undefined) {
-      this.helpers.add('isJsonValue');
-      this.helpers.add('describeType');
-      itemStatements = code`if (!isJsonValue(${item})) ${pass.notJson(item, schemaPath, itemPath)}`;
+      itemStatements = code`if (!${Code.helper('isJsonValue')}(${item})) ${pass.notJson(item, schemaPath, itemPath)}`;
     } else {
       itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
@@ -339,12 +336,11 @@ export class ValidatorEmitter {
       return lines([code`case ${name}: {`, code`const ${local} = ${value}[key];`, check, required.has(name) ? code`${count}++;` : undefined, code`continue;`, code`}`]);
     });
     if (!closed) {
-      this.helpers.add('isJsonValue');
       for (const name of requiredWithoutSchema(rules)) {
-        cases.push(lines([code`case ${name}:`, code`if (!isJsonValue(${value}[key])) return false;`, code`${count}++;`, code`continue;`]));
+        cases.push(lines([code`case ${name}:`, code`if (!${Code.helper('isJsonValue')}(${value}[key])) return false;`, code`${count}++;`, code`continue;`]));
       }
     }
-    const other = closed ? code`return false;` : code`if (!isJsonValue(${value}[key])) return false;`;
+    const other = closed ? code`return false;` : code`if (!${Code.helper('isJsonValue')}(${value}[key])) return false;`;
     const loop = closed && cases.length === 0 ? [code`for (const _key in ${value}) return false;`] : [code`for (const key in ${value}) {`, ...(cases.length > 0 ? [code`switch (key) {`, ...cases, code`}`] : []), other, code`}`];
     return lines([rules.required.length > 0 ? code`let ${count} = 0;` : undefined, ...loop, rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined]);
   }
@@ -356,14 +352,12 @@ export class ValidatorEmitter {
    * not part of the value as JSON, is reported missing with the reason.
    */
   private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
-    this.helpers.add('ownValue');
     const statements: Code[] = [];
     const required = new Set(rules.required);
     const optionalRead = new Set<string>();
-    if (rules.required.length > 0) this.helpers.add('absenceNote');
     rules.properties.forEach(({ name, schema }, index) => {
       const local = Code.identifier(`property${index}`);
-      const read = code`const ${local} = ownValue(${value}, ${name});`;
+      const read = code`const ${local} = ${Code.helper('ownValue')}(${value}, ${name});`;
       const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
       if (required.has(name)) {
         statements.push(lines([read, code`if (${local} === undefined) {`, missing(name, schemaPath, path, value), code`} else {`, check, code`}`]));
@@ -373,17 +367,15 @@ export class ValidatorEmitter {
       }
     });
     for (const name of requiredWithoutSchema(rules)) {
-      statements.push(code`if (ownValue(${value}, ${name}) === undefined) ${missing(name, schemaPath, path, value)}`);
+      statements.push(code`if (${Code.helper('ownValue')}(${value}, ${name}) === undefined) ${missing(name, schemaPath, path, value)}`);
     }
     const undefinedValue = issue(keyed(Code.identifier('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
     let onExtra: Code;
     if (rules.additionalProperties === false) {
       onExtra = unexpected(rules, schemaPath);
     } else {
-      this.helpers.add('isJsonValue');
-      this.helpers.add('describeType');
       const extra = Code.identifier('member');
-      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!isJsonValue(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(Code.identifier('key')))}`]);
+      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!${Code.helper('isJsonValue')}(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(Code.identifier('key')))}`]);
     }
     const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
     const switchCases = [...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]), ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`])];

@@ -2,7 +2,6 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '../runtime/json.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../codegen/code.js';
-import type { HelperName } from '../codegen/helpers.js';
 import type { CountBound, DecimalBound, Located } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 
@@ -47,7 +46,6 @@ export interface EmittedCheck {
   readonly message: Code;
   /** An object literal expression with the issue's parameters. */
   readonly params: Code;
-  readonly helpers: readonly HelperName[];
 }
 
 /** Reports a problem at a keyword's value; returns undefined, the value a failed `read` gives. */

@@ -1,7 +1,6 @@
-import { code, join, type Code } from '../../codegen/code.js';
-import type { HelperName } from '../../codegen/helpers.js';
+import { Code, code, join } from '../../codegen/code.js';
 import { decimalKey, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
-import { jsonLiteral, usesJsonNumber } from '../../codegen/json-literal.js';
+import { jsonLiteral } from '../../codegen/json-literal.js';
 import { jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
@@ -39,7 +38,6 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
   const structured = values.filter((v) => v.kind === 'object' || v.kind === 'array');
   const literalOf = (v: JsonNode): Code => jsonLiteral(v, exact);
   const matches: Code[] = [];
-  const helpers: HelperName[] = [];
   if (scalars.length > setThreshold) {
     const set = context.hoist('allowed', code`new Set<unknown>([${join(scalars.map(literalOf), ', ')}])`);
     matches.push(code`${set}.has(${value})`);
@@ -55,18 +53,14 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
         ', ',
       )}])`,
     );
-    matches.push(code`(isNumeric(${value}) && ${keys}.has(decimalKey(${value})))`);
-    helpers.push('isNumeric', 'decimalKey');
+    matches.push(code`(${Code.helper('isNumeric')}(${value}) && ${keys}.has(${Code.helper('decimalKey')}(${value})))`);
   }
-  for (const v of structured) matches.push(code`jsonEqual(${value}, ${context.hoist('allowed', literalOf(v))})`);
-  if (structured.length > 0) helpers.push('jsonEqual');
-  if (values.some((v) => usesJsonNumber(v, exact))) helpers.push('jsonNumber');
+  for (const v of structured) matches.push(code`${Code.helper('jsonEqual')}(${value}, ${context.hoist('allowed', literalOf(v))})`);
   const listed = values.slice(0, listedInMessage).map(canonicalJson).join(', ');
   const more = values.length > listedInMessage ? `, … (${values.length} values)` : '';
   return {
     fails: matches.length === 0 ? code`true` : code`!(${join(matches, ' || ')})`,
     message: code`${values.length === 0 ? 'must not be present: "enum" allows no value its schema accepts' : `must be one of ${listed}${more}`}`,
     params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(values.map(literalOf), ', ')}])`)} }`,
-    helpers,
   };
 }

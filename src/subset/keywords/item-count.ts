@@ -14,7 +14,6 @@ export const minItemsConstraint: ValueConstraint<CountBound, readonly unknown[]>
     fails: code`${value}.length < ${bound.value}`,
     message: code`${`must have at least ${bound.value} ${items(bound.value)}, has `} + ${value}.length`,
     params: code`{ limit: ${bound.value} }`,
-    helpers: [],
   }),
 };
 
@@ -25,6 +24,5 @@ export const maxItemsConstraint: ValueConstraint<CountBound, readonly unknown[]>
     fails: code`${value}.length > ${bound.value}`,
     message: code`${`must have at most ${bound.value} ${items(bound.value)}, has `} + ${value}.length`,
     params: code`{ limit: ${bound.value} }`,
-    helpers: [],
   }),
 };

@@ -22,13 +22,13 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
   const message = code`${`must be ${relation} ${bound.lexeme}, is `} + String(${value})`;
   if (!context.exactNumbers) {
     const f64 = code`${Number(bound.lexeme)}`;
-    return { fails: nativeFails(f64), message, params: code`{ limit: ${f64} }`, helpers: [] };
+    return { fails: nativeFails(f64), message, params: code`{ limit: ${f64} }` };
   }
   const { negative, digits, exponent } = parseDecimal(bound.lexeme)!;
   const exact = context.hoist('bound', code`[${negative}, ${digits}, BigInt(${String(exponent)})] as const`);
-  const digitComparison = code`compareDecimal(decimalOf(${value} as NumericValue), ${exact}) ${Code.raw(failsWhen)}`;
+  const digitComparison = code`${Code.helper('compareDecimal')}(${Code.helper('decimalOf')}(${value} as NumericValue), ${exact}) ${Code.raw(failsWhen)}`;
   const fails = roundTripsThroughF64(bound.lexeme) ? code`(typeof ${value} === "number" ? ${nativeFails(code`${Number(bound.lexeme)}`)} : ${digitComparison})` : digitComparison;
-  return { fails, message, params: code`{ limit: ${bound.lexeme} }`, helpers: ['compareDecimal', 'decimalOf'] };
+  return { fails, message, params: code`{ limit: ${bound.lexeme} }` };
 }
 
 export const minimumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {

@@ -1,4 +1,4 @@
-import { code } from '../../codegen/code.js';
+import { Code, code } from '../../codegen/code.js';
 import type { CountBound } from '../../ir/schema-node.js';
 import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 
@@ -22,10 +22,9 @@ export const minLengthConstraint: ValueConstraint<CountBound, string> = {
   keyword: 'minLength',
   holds: (bound, value) => codePointLength(value) >= bound.value,
   emit: (bound, value) => ({
-    fails: code`${value}.length < ${bound.value * 2} && (${value}.length < ${bound.value} || codePointLength(${value}) < ${bound.value})`,
-    message: code`${`must have at least ${bound.value} ${characters(bound.value)}, has `} + codePointLength(${value})`,
+    fails: code`${value}.length < ${bound.value * 2} && (${value}.length < ${bound.value} || ${Code.helper('codePointLength')}(${value}) < ${bound.value})`,
+    message: code`${`must have at least ${bound.value} ${characters(bound.value)}, has `} + ${Code.helper('codePointLength')}(${value})`,
     params: code`{ limit: ${bound.value} }`,
-    helpers: ['codePointLength'],
   }),
 };
 
@@ -33,9 +32,8 @@ export const maxLengthConstraint: ValueConstraint<CountBound, string> = {
   keyword: 'maxLength',
   holds: (bound, value) => codePointLength(value) <= bound.value,
   emit: (bound, value) => ({
-    fails: code`${value}.length > ${bound.value} && (${value}.length > ${bound.value * 2} || codePointLength(${value}) > ${bound.value})`,
-    message: code`${`must have at most ${bound.value} ${characters(bound.value)}, has `} + codePointLength(${value})`,
+    fails: code`${value}.length > ${bound.value} && (${value}.length > ${bound.value * 2} || ${Code.helper('codePointLength')}(${value}) > ${bound.value})`,
+    message: code`${`must have at most ${bound.value} ${characters(bound.value)}, has `} + ${Code.helper('codePointLength')}(${value})`,
     params: code`{ limit: ${bound.value} }`,
-    helpers: ['codePointLength'],
   }),
 };

@@ -1,4 +1,4 @@
-import { code, type Code } from '../../codegen/code.js';
+import { Code, code } from '../../codegen/code.js';
 import type { TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
@@ -38,16 +38,15 @@ export function emitTypeCheck(typeName: TypeName, value: Code, exact: boolean): 
   const fails = {
     null: code`${value} !== null`,
     boolean: code`typeof ${value} !== "boolean"`,
-    number: exact ? code`!isNumeric(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
-    integer: exact ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (isJsonNumber(${value}) && decimalOf(${value})[2] >= 0))` : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
+    number: exact ? code`!${Code.helper('isNumeric')}(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
+    integer: exact ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (${Code.helper('isJsonNumber')}(${value}) && ${Code.helper('decimalOf')}(${value})[2] >= 0))` : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
     string: code`typeof ${value} !== "string"`,
     array: code`!Array.isArray(${value})`,
-    object: code`!isPlainObject(${value})`,
+    object: code`!${Code.helper('isPlainObject')}(${value})`,
   }[typeName];
   return {
     fails,
-    message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + describeType(${value})`,
+    message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + ${Code.helper('describeType')}(${value})`,
     params: code`{ type: ${typeName} }`,
-    helpers: ['describeType', ...(typeName === 'object' ? (['isPlainObject'] as const) : []), ...(exact && typeName === 'number' ? (['isNumeric'] as const) : []), ...(exact && typeName === 'integer' ? (['isJsonNumber', 'decimalOf'] as const) : [])],
   };
 }
