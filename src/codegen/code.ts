@@ -118,3 +118,15 @@ export function propertyKey(name: string): Code {
   if (name === '__proto__') return code`[${name}]`;
   return identifierPattern.test(name) ? Code.raw(name) : Code.raw(stringLiteral(name));
 }
+
+/**
+ * A JSDoc comment ending in a line break, or nothing: the one way user text enters generated code
+ * outside a literal. `*\/` is broken up and every line terminator (including U+2028/U+2029) starts
+ * a new comment line, so the text can neither end the comment nor leave it.
+ */
+export function docComment(textLines: readonly string[], indent: string): Code {
+  if (textLines.length === 0) return Code.raw('');
+  const docLines = textLines.flatMap((line) => line.split(/\r\n|[\n\r\u2028\u2029]/)).map((line) => line.replace(/\*\//g, '*\\/').trimEnd());
+  if (docLines.length === 1) return Code.raw(`${indent}/** ${docLines[0]} */\n`);
+  return Code.raw(`${indent}/**\n${docLines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`)).join('\n')}\n${indent} */\n`);
+}

@@ -4,10 +4,10 @@ import { requiredWithoutSchema, rulesOf, type AnyRules, type ObjectRules, type S
 import type { JsonNode } from '../source/json-node.js';
 import { roundTripsThroughF64 } from '../runtime/json.js';
 import { writtenBounds } from '../subset/keywords/bounds.js';
-import { stringLiteral } from '../codegen/code.js';
+import { Code, code, docComment, join } from '../codegen/code.js';
 
 export interface EmittedTypes {
-  /** The declarations; every name and literal in them is written through `stringLiteral`. */
+  /** The declarations, built with the code builder like the validators: user text only ever as a literal or a comment. */
   readonly text: string;
   readonly usesJsonValue: boolean;
 }
@@ -21,8 +21,8 @@ export interface EmittedTypes {
  */
 export function emitTypes(contract: ContractIR, stem: string, exactNumbers: boolean): EmittedTypes {
   const state = { usesJsonValue: false, exactNumbers };
-  const text = [rootDeclaration(contract.input, `${stem}Input`, `Input of the \`${contract.name}\` tool.`, state), rootDeclaration(contract.output, `${stem}Output`, `Output of the \`${contract.name}\` tool.`, state)].join('\n\n');
-  return { text, usesJsonValue: state.usesJsonValue };
+  const declarations = [rootDeclaration(contract.input, Code.identifier(`${stem}Input`), `Input of the \`${contract.name}\` tool.`, state), rootDeclaration(contract.output, Code.identifier(`${stem}Output`), `Output of the \`${contract.name}\` tool.`, state)];
+  return { text: join(declarations, '\n\n').text, usesJsonValue: state.usesJsonValue };
 }
 
 interface TypeState {
@@ -32,37 +32,39 @@ interface TypeState {
 }
 
 /** A type as the members of a union: one entry for a plain type. */
-type Union = readonly string[];
+type Union = readonly Code[];
 
-function rootDeclaration(node: SchemaNode, name: string, role: string, state: TypeState): string {
+const union = (members: Union): Code => join(members, ' | ');
+
+function rootDeclaration(node: SchemaNode, name: Code, role: string, state: TypeState): Code {
   const doc = docComment([role, ...docLines(node)], '');
-  if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return `${doc}export interface ${name} ${objectType(node.rules, state, '')}`;
-  return `${doc}export type ${name} = ${typeOf(node, state, '').join(' | ')};`;
+  if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return code`${doc}export interface ${name} ${objectType(node.rules, state, '')}`;
+  return code`${doc}export type ${name} = ${union(typeOf(node, state, ''))};`;
 }
 
 /** `indent` is the indentation of the line the type starts on; nested type literals go deeper. */
 function typeOf(node: SchemaNode, state: TypeState, indent: string): Union {
   if (node.enum !== undefined) {
-    if (node.enum.accepted.length === 0) return ['never'];
+    if (node.enum.accepted.length === 0) return [code`never`];
     const literals = node.enum.accepted.map((value) => literalType(value, state.exactNumbers));
     // In exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value.
-    const numeric = state.exactNumbers && node.enum.accepted.some((v) => v.kind === 'number') ? ['NumericValue'] : [];
+    const numeric = state.exactNumbers && node.enum.accepted.some((v) => v.kind === 'number') ? [code`NumericValue`] : [];
     return [...literals, ...numeric];
   }
   switch (node.kind) {
     case 'null':
-      return ['null'];
+      return [code`null`];
     case 'boolean':
-      return ['boolean'];
+      return [code`boolean`];
     case 'number':
-      return [state.exactNumbers ? 'NumericValue' : 'number'];
+      return [state.exactNumbers ? code`NumericValue` : code`number`];
     case 'integer':
-      return state.exactNumbers ? ['number', 'bigint'] : ['number'];
+      return state.exactNumbers ? [code`number`, code`bigint`] : [code`number`];
     case 'string':
-      return ['string'];
+      return [code`string`];
     case 'array': {
       const items = node.rules.items === undefined ? [jsonValue(state)] : typeOf(node.rules.items, state, indent);
-      return [items.length === 1 ? `${items[0]}[]` : `(${items.join(' | ')})[]`];
+      return [items.length === 1 ? code`${items[0]!}[]` : code`(${union(items)})[]`];
     }
     case 'object':
       return [objectType(node.rules, state, indent)];
@@ -76,49 +78,57 @@ function admitsNoObject(rules: ObjectRules): boolean {
   return rules.additionalProperties === false && requiredWithoutSchema(rules).length > 0;
 }
 
-function objectType(rules: ObjectRules, state: TypeState, indent: string): string {
-  if (admitsNoObject(rules)) return 'never';
-  const inner = `${indent}  `;
+function objectType(rules: ObjectRules, state: TypeState, indent: string): Code {
+  if (admitsNoObject(rules)) return code`never`;
+  const inner = Code.raw(`${indent}  `);
   const required = new Set(rules.required);
   const members = rules.properties.map(({ name, schema }) => {
-    const optional = required.has(name) ? '' : '?';
-    return `${docComment(docLines(schema), inner)}${inner}${propertyName(name)}${optional}: ${typeOf(schema, state, inner).join(' | ')};`;
+    const optional = required.has(name) ? code`` : code`?`;
+    return code`${docComment(docLines(schema), inner.text)}${inner}${memberName(name)}${optional}: ${union(typeOf(schema, state, inner.text))};`;
   });
   // Required names without a schema of their own can hold any JSON value.
-  for (const name of requiredWithoutSchema(rules)) {
-    members.push(`${inner}${propertyName(name)}: ${jsonValue(state)};`);
-  }
-  if (rules.additionalProperties !== false) members.push(`${inner}[key: string]: unknown;`);
-  return members.length === 0 ? '{}' : `{\n${members.join('\n')}\n${indent}}`;
+  for (const name of requiredWithoutSchema(rules)) members.push(code`${inner}${memberName(name)}: ${jsonValue(state)};`);
+  if (rules.additionalProperties !== false) members.push(code`${inner}[key: string]: unknown;`);
+  return members.length === 0 ? code`{}` : code`{\n${join(members, '\n')}\n${Code.raw(indent)}}`;
 }
 
-function literalType(value: JsonNode, exactNumbers: boolean): string {
+function literalType(value: JsonNode, exactNumbers: boolean): Code {
   switch (value.kind) {
     case 'string':
-      return stringLiteral(value.value);
+      return code`${value.value}`;
     case 'number':
-      return exactNumbers && !roundTripsThroughF64(value.lexeme) ? 'JsonNumber' : String(Number(value.lexeme));
+      // A number's shortest text is code as it is (never "-0": the type of zero is 0).
+      return exactNumbers && !roundTripsThroughF64(value.lexeme) ? code`JsonNumber` : Code.raw(String(Number(value.lexeme)));
     case 'boolean':
-      return String(value.value);
+      return code`${value.value}`;
     case 'null':
-      return 'null';
+      return code`null`;
     case 'array':
-      return `[${value.items.map((item) => literalType(item, exactNumbers)).join(', ')}]`;
+      return code`[${join(
+        value.items.map((item) => literalType(item, exactNumbers)),
+        ', ',
+      )}]`;
     case 'object':
-      return value.members.length === 0 ? '{}' : `{ ${value.members.map((m) => `${propertyName(m.key)}: ${literalType(m.value, exactNumbers)};`).join(' ')} }`;
+      return value.members.length === 0
+        ? code`{}`
+        : code`{ ${join(
+            value.members.map((m) => code`${memberName(m.key)}: ${literalType(m.value, exactNumbers)};`),
+            ' ',
+          )} }`;
   }
 }
 
-function jsonValue(state: TypeState): string {
+function jsonValue(state: TypeState): Code {
   state.usesJsonValue = true;
-  return 'JsonValue';
+  return code`JsonValue`;
+}
+
+/** A member name of a type: an identifier as it is, anything else as a string literal (`__proto__` is an ordinary name in a type). */
+function memberName(name: string): Code {
+  return identifier.test(name) ? Code.identifier(name) : code`${name}`;
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-function propertyName(name: string): string {
-  return identifier.test(name) ? name : stringLiteral(name);
-}
 
 /** JSDoc lines: title, description, the annotations, and the constraints types cannot say. */
 function docLines(node: SchemaNode): string[] {
@@ -135,15 +145,4 @@ function docLines(node: SchemaNode): string[] {
 
 function constraintTags(rules: Partial<AnyRules>): string[] {
   return writtenBounds(rules).map(({ keyword, text }) => `@${keyword} ${text}`);
-}
-
-/**
- * A JSDoc comment ending in a line break, or nothing. The text is user-written, so `*\/` is broken
- * up and every line terminator (including U+2028/U+2029) starts a new comment line.
- */
-function docComment(textLines: readonly string[], indent: string): string {
-  if (textLines.length === 0) return '';
-  const docLines = textLines.flatMap((line) => line.split(/\r\n|[\n\r\u2028\u2029]/)).map((line) => line.replace(/\*\//g, '*\\/').trimEnd());
-  if (docLines.length === 1) return `${indent}/** ${docLines[0]} */\n`;
-  return `${indent}/**\n${docLines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`)).join('\n')}\n${indent} */\n`;
 }
