@@ -115,11 +115,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
 }
 
-/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
-function ownValue(value: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
-}
-
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
@@ -314,7 +309,101 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "\"quoted\"");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    let property2: unknown;
+    let property3: unknown;
+    let property4: unknown;
+    let property5: unknown;
+    let property6: unknown;
+    let property7: unknown;
+    let property8: unknown;
+    let property9: unknown;
+    let property10: unknown;
+    let property11: unknown;
+    let property12: unknown;
+    let property13: unknown;
+    let property14: unknown;
+    let property15: unknown;
+    let property16: unknown;
+    let property17: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "\"quoted\"":
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "back\\slash":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "ends */ comment":
+          property2 = value[key];
+          if (property2 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "${template}":
+          property3 = value[key];
+          if (property3 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "line\u2028separator":
+          property4 = value[key];
+          if (property4 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "para\u2029graph":
+          property5 = value[key];
+          if (property5 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "__proto__":
+          property6 = value[key];
+          continue;
+        case "constructor":
+          property7 = value[key];
+          if (property7 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "toString":
+          property8 = value[key];
+          continue;
+        case "hasOwnProperty":
+          property9 = value[key];
+          if (property9 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "emoji 😀":
+          property10 = value[key];
+          if (property10 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "":
+          property11 = value[key];
+          continue;
+        case "new\nline":
+          property12 = value[key];
+          if (property12 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "it's":
+          property13 = value[key];
+          if (property13 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "`tick`":
+          property14 = value[key];
+          if (property14 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "</script>":
+          property15 = value[key];
+          if (property15 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "0":
+          property16 = value[key];
+          if (property16 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "a/b~c":
+          property17 = value[key];
+          if (property17 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "\"quoted\""], schemaPath + "/properties/\"quoted\"/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -322,7 +411,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) issues.push(issue([...path, "\"quoted\""], schemaPath + "/properties/\"quoted\"/enum", "enum", "must be one of \"\\\"quoted\\\"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues }));
       }
     }
-    const property1 = ownValue(value, "back\\slash");
     if (property1 !== undefined) {
       if (typeof property1 !== "string") {
         issues.push(issue([...path, "back\\slash"], schemaPath + "/properties/back\\slash/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
@@ -330,7 +418,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) issues.push(issue([...path, "back\\slash"], schemaPath + "/properties/back\\slash/enum", "enum", "must be one of \"back\\\\slash\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues1 }));
       }
     }
-    const property2 = ownValue(value, "ends */ comment");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "ends */ comment"], schemaPath + "/properties/ends *~1 comment/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -338,7 +425,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) issues.push(issue([...path, "ends */ comment"], schemaPath + "/properties/ends *~1 comment/enum", "enum", "must be one of \"ends */ comment\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues2 }));
       }
     }
-    const property3 = ownValue(value, "${template}");
     if (property3 !== undefined) {
       if (typeof property3 !== "string") {
         issues.push(issue([...path, "${template}"], schemaPath + "/properties/${template}/type", "type", "must be string, got " + describeType(property3), { type: "string" }));
@@ -346,7 +432,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) issues.push(issue([...path, "${template}"], schemaPath + "/properties/${template}/enum", "enum", "must be one of \"${template}\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues3 }));
       }
     }
-    const property4 = ownValue(value, "line\u2028separator");
     if (property4 !== undefined) {
       if (typeof property4 !== "string") {
         issues.push(issue([...path, "line\u2028separator"], schemaPath + "/properties/line\u2028separator/type", "type", "must be string, got " + describeType(property4), { type: "string" }));
@@ -354,7 +439,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) issues.push(issue([...path, "line\u2028separator"], schemaPath + "/properties/line\u2028separator/enum", "enum", "must be one of \"line\u2028separator\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues4 }));
       }
     }
-    const property5 = ownValue(value, "para\u2029graph");
     if (property5 !== undefined) {
       if (typeof property5 !== "string") {
         issues.push(issue([...path, "para\u2029graph"], schemaPath + "/properties/para\u2029graph/type", "type", "must be string, got " + describeType(property5), { type: "string" }));
@@ -362,7 +446,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) issues.push(issue([...path, "para\u2029graph"], schemaPath + "/properties/para\u2029graph/enum", "enum", "must be one of \"para\u2029graph\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues5 }));
       }
     }
-    const property6 = ownValue(value, "__proto__");
     if (property6 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
     } else {
@@ -372,7 +455,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/enum", "enum", "must be one of \"__proto__\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues6 }));
       }
     }
-    const property7 = ownValue(value, "constructor");
     if (property7 !== undefined) {
       if (typeof property7 !== "string") {
         issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/type", "type", "must be string, got " + describeType(property7), { type: "string" }));
@@ -380,7 +462,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/enum", "enum", "must be one of \"constructor\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues7 }));
       }
     }
-    const property8 = ownValue(value, "toString");
     if (property8 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
     } else {
@@ -390,7 +471,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) issues.push(issue([...path, "toString"], schemaPath + "/properties/toString/enum", "enum", "must be one of \"toString\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues8 }));
       }
     }
-    const property9 = ownValue(value, "hasOwnProperty");
     if (property9 !== undefined) {
       if (typeof property9 !== "string") {
         issues.push(issue([...path, "hasOwnProperty"], schemaPath + "/properties/hasOwnProperty/type", "type", "must be string, got " + describeType(property9), { type: "string" }));
@@ -398,7 +478,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) issues.push(issue([...path, "hasOwnProperty"], schemaPath + "/properties/hasOwnProperty/enum", "enum", "must be one of \"hasOwnProperty\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues9 }));
       }
     }
-    const property10 = ownValue(value, "emoji 😀");
     if (property10 !== undefined) {
       if (typeof property10 !== "string") {
         issues.push(issue([...path, "emoji 😀"], schemaPath + "/properties/emoji 😀/type", "type", "must be string, got " + describeType(property10), { type: "string" }));
@@ -406,7 +485,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue([...path, "emoji 😀"], schemaPath + "/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }));
       }
     }
-    const property11 = ownValue(value, "");
     if (property11 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
     } else {
@@ -416,7 +494,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) issues.push(issue([...path, ""], schemaPath + "/properties//enum", "enum", "must be one of \"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues11 }));
       }
     }
-    const property12 = ownValue(value, "new\nline");
     if (property12 !== undefined) {
       if (typeof property12 !== "string") {
         issues.push(issue([...path, "new\nline"], schemaPath + "/properties/new\nline/type", "type", "must be string, got " + describeType(property12), { type: "string" }));
@@ -424,7 +501,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) issues.push(issue([...path, "new\nline"], schemaPath + "/properties/new\nline/enum", "enum", "must be one of \"new\\nline\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues12 }));
       }
     }
-    const property13 = ownValue(value, "it's");
     if (property13 !== undefined) {
       if (typeof property13 !== "string") {
         issues.push(issue([...path, "it's"], schemaPath + "/properties/it's/type", "type", "must be string, got " + describeType(property13), { type: "string" }));
@@ -432,7 +508,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) issues.push(issue([...path, "it's"], schemaPath + "/properties/it's/enum", "enum", "must be one of \"it's\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues13 }));
       }
     }
-    const property14 = ownValue(value, "`tick`");
     if (property14 !== undefined) {
       if (typeof property14 !== "string") {
         issues.push(issue([...path, "`tick`"], schemaPath + "/properties/`tick`/type", "type", "must be string, got " + describeType(property14), { type: "string" }));
@@ -440,7 +515,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) issues.push(issue([...path, "`tick`"], schemaPath + "/properties/`tick`/enum", "enum", "must be one of \"`tick`\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues14 }));
       }
     }
-    const property15 = ownValue(value, "</script>");
     if (property15 !== undefined) {
       if (typeof property15 !== "string") {
         issues.push(issue([...path, "</script>"], schemaPath + "/properties/<~1script>/type", "type", "must be string, got " + describeType(property15), { type: "string" }));
@@ -448,7 +522,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) issues.push(issue([...path, "</script>"], schemaPath + "/properties/<~1script>/enum", "enum", "must be one of \"</script>\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues15 }));
       }
     }
-    const property16 = ownValue(value, "0");
     if (property16 !== undefined) {
       if (typeof property16 !== "string") {
         issues.push(issue([...path, "0"], schemaPath + "/properties/0/type", "type", "must be string, got " + describeType(property16), { type: "string" }));
@@ -456,7 +529,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) issues.push(issue([...path, "0"], schemaPath + "/properties/0/enum", "enum", "must be one of \"0\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues16 }));
       }
     }
-    const property17 = ownValue(value, "a/b~c");
     if (property17 !== undefined) {
       if (typeof property17 !== "string") {
         issues.push(issue([...path, "a/b~c"], schemaPath + "/properties/a~1b~0c/type", "type", "must be string, got " + describeType(property17), { type: "string" }));
@@ -464,33 +536,30 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) issues.push(issue([...path, "a/b~c"], schemaPath + "/properties/a~1b~0c/enum", "enum", "must be one of \"a/b~c\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues17 }));
       }
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "\"quoted\"":
-        case "back\\slash":
-        case "ends */ comment":
-        case "${template}":
-        case "line\u2028separator":
-        case "para\u2029graph":
-        case "constructor":
-        case "hasOwnProperty":
-        case "emoji 😀":
-        case "new\nline":
-        case "it's":
-        case "`tick`":
-        case "</script>":
-        case "0":
-        case "a/b~c":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
-        case "__proto__":
-        case "toString":
-        case "":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "\"quoted\"":
+          case "back\\slash":
+          case "ends */ comment":
+          case "${template}":
+          case "line\u2028separator":
+          case "para\u2029graph":
+          case "constructor":
+          case "hasOwnProperty":
+          case "emoji 😀":
+          case "new\nline":
+          case "it's":
+          case "`tick`":
+          case "</script>":
+          case "0":
+          case "a/b~c":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }));
     }
   }
 }
@@ -520,27 +589,44 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "constructor");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "constructor":
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "__proto__":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 !== undefined) {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "constructor"], schemaPath + "/properties/constructor/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    const property1 = ownValue(value, "__proto__");
     if (property1 !== undefined) {
       path.push("__proto__");
       collectOutputProto(property1, path, issues, schemaPath + "/properties/__proto__");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "constructor":
-        case "__proto__":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "constructor":
+          case "__proto__":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -565,20 +651,33 @@ function collectOutputProto(value: unknown, path: PathSegment[], issues: Validat
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "__proto__");
-    if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
-    }
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
     for (const key in value) {
-      if (issues.length > maxIssues) break;
       if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "__proto__":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
           continue;
       }
+      if (later !== undefined && later.length > maxIssues) continue;
       const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
+    if (property0 !== undefined) {
+      if (typeof property0 !== "string") issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+    }
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "__proto__":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+      }
     }
   }
 }

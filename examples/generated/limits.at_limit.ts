@@ -291,11 +291,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
 }
 
-/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
-function ownValue(value: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
-}
-
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
@@ -1001,654 +996,1175 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "flag_000");
-    if (property0 !== undefined) {
-      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
-    }
-    const property1 = ownValue(value, "flag_001");
-    if (property1 !== undefined) {
-      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
-    }
-    const property2 = ownValue(value, "flag_002");
-    if (property2 !== undefined) {
-      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
-    }
-    const property3 = ownValue(value, "flag_003");
-    if (property3 !== undefined) {
-      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
-    }
-    const property4 = ownValue(value, "flag_004");
-    if (property4 !== undefined) {
-      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
-    }
-    const property5 = ownValue(value, "flag_005");
-    if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
-    }
-    const property6 = ownValue(value, "flag_006");
-    if (property6 !== undefined) {
-      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
-    }
-    const property7 = ownValue(value, "flag_007");
-    if (property7 !== undefined) {
-      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
-    }
-    const property8 = ownValue(value, "flag_008");
-    if (property8 !== undefined) {
-      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
-    }
-    const property9 = ownValue(value, "flag_009");
-    if (property9 !== undefined) {
-      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
-    }
-    const property10 = ownValue(value, "flag_010");
-    if (property10 !== undefined) {
-      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
-    }
-    const property11 = ownValue(value, "flag_011");
-    if (property11 !== undefined) {
-      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
-    }
-    const property12 = ownValue(value, "flag_012");
-    if (property12 !== undefined) {
-      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
-    }
-    const property13 = ownValue(value, "flag_013");
-    if (property13 !== undefined) {
-      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
-    }
-    const property14 = ownValue(value, "flag_014");
-    if (property14 !== undefined) {
-      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
-    }
-    const property15 = ownValue(value, "flag_015");
-    if (property15 !== undefined) {
-      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
-    }
-    const property16 = ownValue(value, "flag_016");
-    if (property16 !== undefined) {
-      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
-    }
-    const property17 = ownValue(value, "flag_017");
-    if (property17 !== undefined) {
-      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
-    }
-    const property18 = ownValue(value, "flag_018");
-    if (property18 !== undefined) {
-      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
-    }
-    const property19 = ownValue(value, "flag_019");
-    if (property19 !== undefined) {
-      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
-    }
-    const property20 = ownValue(value, "flag_020");
-    if (property20 !== undefined) {
-      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
-    }
-    const property21 = ownValue(value, "flag_021");
-    if (property21 !== undefined) {
-      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
-    }
-    const property22 = ownValue(value, "flag_022");
-    if (property22 !== undefined) {
-      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
-    }
-    const property23 = ownValue(value, "flag_023");
-    if (property23 !== undefined) {
-      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
-    }
-    const property24 = ownValue(value, "flag_024");
-    if (property24 !== undefined) {
-      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
-    }
-    const property25 = ownValue(value, "flag_025");
-    if (property25 !== undefined) {
-      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
-    }
-    const property26 = ownValue(value, "flag_026");
-    if (property26 !== undefined) {
-      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
-    }
-    const property27 = ownValue(value, "flag_027");
-    if (property27 !== undefined) {
-      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
-    }
-    const property28 = ownValue(value, "flag_028");
-    if (property28 !== undefined) {
-      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
-    }
-    const property29 = ownValue(value, "flag_029");
-    if (property29 !== undefined) {
-      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
-    }
-    const property30 = ownValue(value, "flag_030");
-    if (property30 !== undefined) {
-      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
-    }
-    const property31 = ownValue(value, "flag_031");
-    if (property31 !== undefined) {
-      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
-    }
-    const property32 = ownValue(value, "flag_032");
-    if (property32 !== undefined) {
-      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
-    }
-    const property33 = ownValue(value, "flag_033");
-    if (property33 !== undefined) {
-      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
-    }
-    const property34 = ownValue(value, "flag_034");
-    if (property34 !== undefined) {
-      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
-    }
-    const property35 = ownValue(value, "flag_035");
-    if (property35 !== undefined) {
-      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
-    }
-    const property36 = ownValue(value, "flag_036");
-    if (property36 !== undefined) {
-      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
-    }
-    const property37 = ownValue(value, "flag_037");
-    if (property37 !== undefined) {
-      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
-    }
-    const property38 = ownValue(value, "flag_038");
-    if (property38 !== undefined) {
-      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
-    }
-    const property39 = ownValue(value, "flag_039");
-    if (property39 !== undefined) {
-      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
-    }
-    const property40 = ownValue(value, "flag_040");
-    if (property40 !== undefined) {
-      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
-    }
-    const property41 = ownValue(value, "flag_041");
-    if (property41 !== undefined) {
-      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
-    }
-    const property42 = ownValue(value, "flag_042");
-    if (property42 !== undefined) {
-      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
-    }
-    const property43 = ownValue(value, "flag_043");
-    if (property43 !== undefined) {
-      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
-    }
-    const property44 = ownValue(value, "flag_044");
-    if (property44 !== undefined) {
-      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
-    }
-    const property45 = ownValue(value, "flag_045");
-    if (property45 !== undefined) {
-      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
-    }
-    const property46 = ownValue(value, "flag_046");
-    if (property46 !== undefined) {
-      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
-    }
-    const property47 = ownValue(value, "flag_047");
-    if (property47 !== undefined) {
-      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
-    }
-    const property48 = ownValue(value, "flag_048");
-    if (property48 !== undefined) {
-      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
-    }
-    const property49 = ownValue(value, "flag_049");
-    if (property49 !== undefined) {
-      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
-    }
-    const property50 = ownValue(value, "flag_050");
-    if (property50 !== undefined) {
-      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
-    }
-    const property51 = ownValue(value, "flag_051");
-    if (property51 !== undefined) {
-      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
-    }
-    const property52 = ownValue(value, "flag_052");
-    if (property52 !== undefined) {
-      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
-    }
-    const property53 = ownValue(value, "flag_053");
-    if (property53 !== undefined) {
-      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
-    }
-    const property54 = ownValue(value, "flag_054");
-    if (property54 !== undefined) {
-      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
-    }
-    const property55 = ownValue(value, "flag_055");
-    if (property55 !== undefined) {
-      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
-    }
-    const property56 = ownValue(value, "flag_056");
-    if (property56 !== undefined) {
-      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
-    }
-    const property57 = ownValue(value, "flag_057");
-    if (property57 !== undefined) {
-      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
-    }
-    const property58 = ownValue(value, "flag_058");
-    if (property58 !== undefined) {
-      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
-    }
-    const property59 = ownValue(value, "flag_059");
-    if (property59 !== undefined) {
-      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
-    }
-    const property60 = ownValue(value, "flag_060");
-    if (property60 !== undefined) {
-      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
-    }
-    const property61 = ownValue(value, "flag_061");
-    if (property61 !== undefined) {
-      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
-    }
-    const property62 = ownValue(value, "flag_062");
-    if (property62 !== undefined) {
-      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
-    }
-    const property63 = ownValue(value, "flag_063");
-    if (property63 !== undefined) {
-      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
-    }
-    const property64 = ownValue(value, "flag_064");
-    if (property64 !== undefined) {
-      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
-    }
-    const property65 = ownValue(value, "flag_065");
-    if (property65 !== undefined) {
-      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
-    }
-    const property66 = ownValue(value, "flag_066");
-    if (property66 !== undefined) {
-      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
-    }
-    const property67 = ownValue(value, "flag_067");
-    if (property67 !== undefined) {
-      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
-    }
-    const property68 = ownValue(value, "flag_068");
-    if (property68 !== undefined) {
-      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
-    }
-    const property69 = ownValue(value, "flag_069");
-    if (property69 !== undefined) {
-      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
-    }
-    const property70 = ownValue(value, "flag_070");
-    if (property70 !== undefined) {
-      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
-    }
-    const property71 = ownValue(value, "flag_071");
-    if (property71 !== undefined) {
-      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
-    }
-    const property72 = ownValue(value, "flag_072");
-    if (property72 !== undefined) {
-      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
-    }
-    const property73 = ownValue(value, "flag_073");
-    if (property73 !== undefined) {
-      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
-    }
-    const property74 = ownValue(value, "flag_074");
-    if (property74 !== undefined) {
-      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
-    }
-    const property75 = ownValue(value, "flag_075");
-    if (property75 !== undefined) {
-      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
-    }
-    const property76 = ownValue(value, "flag_076");
-    if (property76 !== undefined) {
-      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
-    }
-    const property77 = ownValue(value, "flag_077");
-    if (property77 !== undefined) {
-      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
-    }
-    const property78 = ownValue(value, "flag_078");
-    if (property78 !== undefined) {
-      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
-    }
-    const property79 = ownValue(value, "flag_079");
-    if (property79 !== undefined) {
-      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
-    }
-    const property80 = ownValue(value, "flag_080");
-    if (property80 !== undefined) {
-      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
-    }
-    const property81 = ownValue(value, "flag_081");
-    if (property81 !== undefined) {
-      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
-    }
-    const property82 = ownValue(value, "flag_082");
-    if (property82 !== undefined) {
-      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
-    }
-    const property83 = ownValue(value, "flag_083");
-    if (property83 !== undefined) {
-      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
-    }
-    const property84 = ownValue(value, "flag_084");
-    if (property84 !== undefined) {
-      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
-    }
-    const property85 = ownValue(value, "flag_085");
-    if (property85 !== undefined) {
-      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
-    }
-    const property86 = ownValue(value, "flag_086");
-    if (property86 !== undefined) {
-      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
-    }
-    const property87 = ownValue(value, "flag_087");
-    if (property87 !== undefined) {
-      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
-    }
-    const property88 = ownValue(value, "flag_088");
-    if (property88 !== undefined) {
-      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
-    }
-    const property89 = ownValue(value, "flag_089");
-    if (property89 !== undefined) {
-      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
-    }
-    const property90 = ownValue(value, "flag_090");
-    if (property90 !== undefined) {
-      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
-    }
-    const property91 = ownValue(value, "flag_091");
-    if (property91 !== undefined) {
-      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
-    }
-    const property92 = ownValue(value, "flag_092");
-    if (property92 !== undefined) {
-      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
-    }
-    const property93 = ownValue(value, "flag_093");
-    if (property93 !== undefined) {
-      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
-    }
-    const property94 = ownValue(value, "flag_094");
-    if (property94 !== undefined) {
-      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
-    }
-    const property95 = ownValue(value, "flag_095");
-    if (property95 !== undefined) {
-      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
-    }
-    const property96 = ownValue(value, "flag_096");
-    if (property96 !== undefined) {
-      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
-    }
-    const property97 = ownValue(value, "flag_097");
-    if (property97 !== undefined) {
-      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
-    }
-    const property98 = ownValue(value, "flag_098");
-    if (property98 !== undefined) {
-      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
-    }
-    const property99 = ownValue(value, "flag_099");
-    if (property99 !== undefined) {
-      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
-    }
-    const property100 = ownValue(value, "flag_100");
-    if (property100 !== undefined) {
-      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
-    }
-    const property101 = ownValue(value, "flag_101");
-    if (property101 !== undefined) {
-      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
-    }
-    const property102 = ownValue(value, "flag_102");
-    if (property102 !== undefined) {
-      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
-    }
-    const property103 = ownValue(value, "flag_103");
-    if (property103 !== undefined) {
-      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
-    }
-    const property104 = ownValue(value, "flag_104");
-    if (property104 !== undefined) {
-      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
-    }
-    const property105 = ownValue(value, "flag_105");
-    if (property105 !== undefined) {
-      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
-    }
-    const property106 = ownValue(value, "flag_106");
-    if (property106 !== undefined) {
-      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
-    }
-    const property107 = ownValue(value, "flag_107");
-    if (property107 !== undefined) {
-      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
-    }
-    const property108 = ownValue(value, "flag_108");
-    if (property108 !== undefined) {
-      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
-    }
-    const property109 = ownValue(value, "flag_109");
-    if (property109 !== undefined) {
-      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
-    }
-    const property110 = ownValue(value, "flag_110");
-    if (property110 !== undefined) {
-      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
-    }
-    const property111 = ownValue(value, "flag_111");
-    if (property111 !== undefined) {
-      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
-    }
-    const property112 = ownValue(value, "flag_112");
-    if (property112 !== undefined) {
-      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
-    }
-    const property113 = ownValue(value, "flag_113");
-    if (property113 !== undefined) {
-      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
-    }
-    const property114 = ownValue(value, "flag_114");
-    if (property114 !== undefined) {
-      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
-    }
-    const property115 = ownValue(value, "flag_115");
-    if (property115 !== undefined) {
-      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
-    }
-    const property116 = ownValue(value, "flag_116");
-    if (property116 !== undefined) {
-      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
-    }
-    const property117 = ownValue(value, "flag_117");
-    if (property117 !== undefined) {
-      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
-    }
-    const property118 = ownValue(value, "flag_118");
-    if (property118 !== undefined) {
-      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
-    }
-    const property119 = ownValue(value, "flag_119");
-    if (property119 !== undefined) {
-      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
-    }
-    const property120 = ownValue(value, "flag_120");
-    if (property120 !== undefined) {
-      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
-    }
-    const property121 = ownValue(value, "flag_121");
-    if (property121 !== undefined) {
-      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
-    }
-    const property122 = ownValue(value, "flag_122");
-    if (property122 !== undefined) {
-      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
-    }
-    const property123 = ownValue(value, "flag_123");
-    if (property123 !== undefined) {
-      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
-    }
-    const property124 = ownValue(value, "flag_124");
-    if (property124 !== undefined) {
-      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
-    }
-    const property125 = ownValue(value, "flag_125");
-    if (property125 !== undefined) {
-      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
-    }
-    const property126 = ownValue(value, "flag_126");
-    if (property126 !== undefined) {
-      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
-    }
-    const property127 = ownValue(value, "flag_127");
-    if (property127 !== undefined) {
-      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
-    }
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    let property2: unknown;
+    let property3: unknown;
+    let property4: unknown;
+    let property5: unknown;
+    let property6: unknown;
+    let property7: unknown;
+    let property8: unknown;
+    let property9: unknown;
+    let property10: unknown;
+    let property11: unknown;
+    let property12: unknown;
+    let property13: unknown;
+    let property14: unknown;
+    let property15: unknown;
+    let property16: unknown;
+    let property17: unknown;
+    let property18: unknown;
+    let property19: unknown;
+    let property20: unknown;
+    let property21: unknown;
+    let property22: unknown;
+    let property23: unknown;
+    let property24: unknown;
+    let property25: unknown;
+    let property26: unknown;
+    let property27: unknown;
+    let property28: unknown;
+    let property29: unknown;
+    let property30: unknown;
+    let property31: unknown;
+    let property32: unknown;
+    let property33: unknown;
+    let property34: unknown;
+    let property35: unknown;
+    let property36: unknown;
+    let property37: unknown;
+    let property38: unknown;
+    let property39: unknown;
+    let property40: unknown;
+    let property41: unknown;
+    let property42: unknown;
+    let property43: unknown;
+    let property44: unknown;
+    let property45: unknown;
+    let property46: unknown;
+    let property47: unknown;
+    let property48: unknown;
+    let property49: unknown;
+    let property50: unknown;
+    let property51: unknown;
+    let property52: unknown;
+    let property53: unknown;
+    let property54: unknown;
+    let property55: unknown;
+    let property56: unknown;
+    let property57: unknown;
+    let property58: unknown;
+    let property59: unknown;
+    let property60: unknown;
+    let property61: unknown;
+    let property62: unknown;
+    let property63: unknown;
+    let property64: unknown;
+    let property65: unknown;
+    let property66: unknown;
+    let property67: unknown;
+    let property68: unknown;
+    let property69: unknown;
+    let property70: unknown;
+    let property71: unknown;
+    let property72: unknown;
+    let property73: unknown;
+    let property74: unknown;
+    let property75: unknown;
+    let property76: unknown;
+    let property77: unknown;
+    let property78: unknown;
+    let property79: unknown;
+    let property80: unknown;
+    let property81: unknown;
+    let property82: unknown;
+    let property83: unknown;
+    let property84: unknown;
+    let property85: unknown;
+    let property86: unknown;
+    let property87: unknown;
+    let property88: unknown;
+    let property89: unknown;
+    let property90: unknown;
+    let property91: unknown;
+    let property92: unknown;
+    let property93: unknown;
+    let property94: unknown;
+    let property95: unknown;
+    let property96: unknown;
+    let property97: unknown;
+    let property98: unknown;
+    let property99: unknown;
+    let property100: unknown;
+    let property101: unknown;
+    let property102: unknown;
+    let property103: unknown;
+    let property104: unknown;
+    let property105: unknown;
+    let property106: unknown;
+    let property107: unknown;
+    let property108: unknown;
+    let property109: unknown;
+    let property110: unknown;
+    let property111: unknown;
+    let property112: unknown;
+    let property113: unknown;
+    let property114: unknown;
+    let property115: unknown;
+    let property116: unknown;
+    let property117: unknown;
+    let property118: unknown;
+    let property119: unknown;
+    let property120: unknown;
+    let property121: unknown;
+    let property122: unknown;
+    let property123: unknown;
+    let property124: unknown;
+    let property125: unknown;
+    let property126: unknown;
+    let property127: unknown;
     for (const key in value) {
-      if (issues.length > maxIssues) break;
       if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "flag_000":
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_001":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_002":
+          property2 = value[key];
+          if (property2 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_003":
+          property3 = value[key];
+          if (property3 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_004":
+          property4 = value[key];
+          if (property4 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_005":
+          property5 = value[key];
+          if (property5 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_006":
+          property6 = value[key];
+          if (property6 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_007":
+          property7 = value[key];
+          if (property7 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_008":
+          property8 = value[key];
+          if (property8 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_009":
+          property9 = value[key];
+          if (property9 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_010":
+          property10 = value[key];
+          if (property10 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_011":
+          property11 = value[key];
+          if (property11 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_012":
+          property12 = value[key];
+          if (property12 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_013":
+          property13 = value[key];
+          if (property13 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_014":
+          property14 = value[key];
+          if (property14 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_015":
+          property15 = value[key];
+          if (property15 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_016":
+          property16 = value[key];
+          if (property16 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_017":
+          property17 = value[key];
+          if (property17 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_018":
+          property18 = value[key];
+          if (property18 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_019":
+          property19 = value[key];
+          if (property19 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_020":
+          property20 = value[key];
+          if (property20 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_021":
+          property21 = value[key];
+          if (property21 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_022":
+          property22 = value[key];
+          if (property22 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_023":
+          property23 = value[key];
+          if (property23 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_024":
+          property24 = value[key];
+          if (property24 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_025":
+          property25 = value[key];
+          if (property25 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_026":
+          property26 = value[key];
+          if (property26 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_027":
+          property27 = value[key];
+          if (property27 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_028":
+          property28 = value[key];
+          if (property28 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_029":
+          property29 = value[key];
+          if (property29 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_030":
+          property30 = value[key];
+          if (property30 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_031":
+          property31 = value[key];
+          if (property31 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_032":
+          property32 = value[key];
+          if (property32 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_033":
+          property33 = value[key];
+          if (property33 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_034":
+          property34 = value[key];
+          if (property34 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_035":
+          property35 = value[key];
+          if (property35 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_036":
+          property36 = value[key];
+          if (property36 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_037":
+          property37 = value[key];
+          if (property37 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_038":
+          property38 = value[key];
+          if (property38 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_039":
+          property39 = value[key];
+          if (property39 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_040":
+          property40 = value[key];
+          if (property40 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_041":
+          property41 = value[key];
+          if (property41 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_042":
+          property42 = value[key];
+          if (property42 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_043":
+          property43 = value[key];
+          if (property43 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_044":
+          property44 = value[key];
+          if (property44 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_045":
+          property45 = value[key];
+          if (property45 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_046":
+          property46 = value[key];
+          if (property46 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_047":
+          property47 = value[key];
+          if (property47 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_048":
+          property48 = value[key];
+          if (property48 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_049":
+          property49 = value[key];
+          if (property49 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_050":
+          property50 = value[key];
+          if (property50 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_051":
+          property51 = value[key];
+          if (property51 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_052":
+          property52 = value[key];
+          if (property52 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_053":
+          property53 = value[key];
+          if (property53 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_054":
+          property54 = value[key];
+          if (property54 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_055":
+          property55 = value[key];
+          if (property55 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_056":
+          property56 = value[key];
+          if (property56 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_057":
+          property57 = value[key];
+          if (property57 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_058":
+          property58 = value[key];
+          if (property58 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_059":
+          property59 = value[key];
+          if (property59 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_060":
+          property60 = value[key];
+          if (property60 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_061":
+          property61 = value[key];
+          if (property61 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_062":
+          property62 = value[key];
+          if (property62 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_063":
+          property63 = value[key];
+          if (property63 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_064":
+          property64 = value[key];
+          if (property64 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_065":
+          property65 = value[key];
+          if (property65 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_066":
+          property66 = value[key];
+          if (property66 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_067":
+          property67 = value[key];
+          if (property67 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_068":
+          property68 = value[key];
+          if (property68 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_069":
+          property69 = value[key];
+          if (property69 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_070":
+          property70 = value[key];
+          if (property70 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_071":
+          property71 = value[key];
+          if (property71 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_072":
+          property72 = value[key];
+          if (property72 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_073":
+          property73 = value[key];
+          if (property73 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_074":
+          property74 = value[key];
+          if (property74 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_075":
+          property75 = value[key];
+          if (property75 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_076":
+          property76 = value[key];
+          if (property76 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_077":
+          property77 = value[key];
+          if (property77 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_078":
+          property78 = value[key];
+          if (property78 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_079":
+          property79 = value[key];
+          if (property79 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_080":
+          property80 = value[key];
+          if (property80 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_081":
+          property81 = value[key];
+          if (property81 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_082":
+          property82 = value[key];
+          if (property82 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_083":
+          property83 = value[key];
+          if (property83 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_084":
+          property84 = value[key];
+          if (property84 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_085":
+          property85 = value[key];
+          if (property85 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_086":
+          property86 = value[key];
+          if (property86 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_087":
+          property87 = value[key];
+          if (property87 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_088":
+          property88 = value[key];
+          if (property88 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_089":
+          property89 = value[key];
+          if (property89 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_090":
+          property90 = value[key];
+          if (property90 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_091":
+          property91 = value[key];
+          if (property91 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_092":
+          property92 = value[key];
+          if (property92 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_093":
+          property93 = value[key];
+          if (property93 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_094":
+          property94 = value[key];
+          if (property94 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_095":
+          property95 = value[key];
+          if (property95 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_096":
+          property96 = value[key];
+          if (property96 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_097":
+          property97 = value[key];
+          if (property97 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_098":
+          property98 = value[key];
+          if (property98 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_099":
+          property99 = value[key];
+          if (property99 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_100":
+          property100 = value[key];
+          if (property100 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_101":
+          property101 = value[key];
+          if (property101 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_102":
+          property102 = value[key];
+          if (property102 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_103":
+          property103 = value[key];
+          if (property103 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_104":
+          property104 = value[key];
+          if (property104 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_105":
+          property105 = value[key];
+          if (property105 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_106":
+          property106 = value[key];
+          if (property106 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_107":
+          property107 = value[key];
+          if (property107 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_108":
+          property108 = value[key];
+          if (property108 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_109":
+          property109 = value[key];
+          if (property109 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_110":
+          property110 = value[key];
+          if (property110 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_111":
+          property111 = value[key];
+          if (property111 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_112":
+          property112 = value[key];
+          if (property112 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_113":
+          property113 = value[key];
+          if (property113 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_114":
+          property114 = value[key];
+          if (property114 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_115":
+          property115 = value[key];
+          if (property115 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_116":
+          property116 = value[key];
+          if (property116 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_117":
+          property117 = value[key];
+          if (property117 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_118":
+          property118 = value[key];
+          if (property118 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_119":
+          property119 = value[key];
+          if (property119 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_120":
+          property120 = value[key];
+          if (property120 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_121":
+          property121 = value[key];
+          if (property121 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_122":
+          property122 = value[key];
+          if (property122 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_123":
+          property123 = value[key];
+          if (property123 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_124":
+          property124 = value[key];
+          if (property124 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_125":
+          property125 = value[key];
+          if (property125 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_126":
+          property126 = value[key];
+          if (property126 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "flag_127":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+          property127 = value[key];
+          if (property127 === undefined) (later ??= []).push([key, undefined]);
           continue;
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
+    if (property0 !== undefined) {
+      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
+    }
+    if (property1 !== undefined) {
+      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
+    }
+    if (property2 !== undefined) {
+      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
+    }
+    if (property3 !== undefined) {
+      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
+    }
+    if (property4 !== undefined) {
+      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
+    }
+    if (property5 !== undefined) {
+      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+    }
+    if (property6 !== undefined) {
+      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
+    }
+    if (property7 !== undefined) {
+      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
+    }
+    if (property8 !== undefined) {
+      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
+    }
+    if (property9 !== undefined) {
+      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
+    }
+    if (property10 !== undefined) {
+      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
+    }
+    if (property11 !== undefined) {
+      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
+    }
+    if (property12 !== undefined) {
+      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
+    }
+    if (property13 !== undefined) {
+      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
+    }
+    if (property14 !== undefined) {
+      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
+    }
+    if (property15 !== undefined) {
+      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
+    }
+    if (property16 !== undefined) {
+      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
+    }
+    if (property17 !== undefined) {
+      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
+    }
+    if (property18 !== undefined) {
+      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
+    }
+    if (property19 !== undefined) {
+      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
+    }
+    if (property20 !== undefined) {
+      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
+    }
+    if (property21 !== undefined) {
+      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
+    }
+    if (property22 !== undefined) {
+      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
+    }
+    if (property23 !== undefined) {
+      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
+    }
+    if (property24 !== undefined) {
+      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
+    }
+    if (property25 !== undefined) {
+      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
+    }
+    if (property26 !== undefined) {
+      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
+    }
+    if (property27 !== undefined) {
+      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
+    }
+    if (property28 !== undefined) {
+      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
+    }
+    if (property29 !== undefined) {
+      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
+    }
+    if (property30 !== undefined) {
+      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
+    }
+    if (property31 !== undefined) {
+      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
+    }
+    if (property32 !== undefined) {
+      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
+    }
+    if (property33 !== undefined) {
+      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
+    }
+    if (property34 !== undefined) {
+      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
+    }
+    if (property35 !== undefined) {
+      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
+    }
+    if (property36 !== undefined) {
+      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
+    }
+    if (property37 !== undefined) {
+      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
+    }
+    if (property38 !== undefined) {
+      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
+    }
+    if (property39 !== undefined) {
+      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
+    }
+    if (property40 !== undefined) {
+      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
+    }
+    if (property41 !== undefined) {
+      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
+    }
+    if (property42 !== undefined) {
+      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
+    }
+    if (property43 !== undefined) {
+      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
+    }
+    if (property44 !== undefined) {
+      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
+    }
+    if (property45 !== undefined) {
+      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
+    }
+    if (property46 !== undefined) {
+      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
+    }
+    if (property47 !== undefined) {
+      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
+    }
+    if (property48 !== undefined) {
+      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
+    }
+    if (property49 !== undefined) {
+      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
+    }
+    if (property50 !== undefined) {
+      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
+    }
+    if (property51 !== undefined) {
+      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
+    }
+    if (property52 !== undefined) {
+      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
+    }
+    if (property53 !== undefined) {
+      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
+    }
+    if (property54 !== undefined) {
+      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
+    }
+    if (property55 !== undefined) {
+      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
+    }
+    if (property56 !== undefined) {
+      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
+    }
+    if (property57 !== undefined) {
+      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
+    }
+    if (property58 !== undefined) {
+      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
+    }
+    if (property59 !== undefined) {
+      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
+    }
+    if (property60 !== undefined) {
+      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
+    }
+    if (property61 !== undefined) {
+      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
+    }
+    if (property62 !== undefined) {
+      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
+    }
+    if (property63 !== undefined) {
+      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
+    }
+    if (property64 !== undefined) {
+      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
+    }
+    if (property65 !== undefined) {
+      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
+    }
+    if (property66 !== undefined) {
+      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
+    }
+    if (property67 !== undefined) {
+      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
+    }
+    if (property68 !== undefined) {
+      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
+    }
+    if (property69 !== undefined) {
+      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
+    }
+    if (property70 !== undefined) {
+      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
+    }
+    if (property71 !== undefined) {
+      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
+    }
+    if (property72 !== undefined) {
+      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
+    }
+    if (property73 !== undefined) {
+      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
+    }
+    if (property74 !== undefined) {
+      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
+    }
+    if (property75 !== undefined) {
+      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
+    }
+    if (property76 !== undefined) {
+      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
+    }
+    if (property77 !== undefined) {
+      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
+    }
+    if (property78 !== undefined) {
+      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
+    }
+    if (property79 !== undefined) {
+      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
+    }
+    if (property80 !== undefined) {
+      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
+    }
+    if (property81 !== undefined) {
+      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
+    }
+    if (property82 !== undefined) {
+      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
+    }
+    if (property83 !== undefined) {
+      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
+    }
+    if (property84 !== undefined) {
+      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
+    }
+    if (property85 !== undefined) {
+      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
+    }
+    if (property86 !== undefined) {
+      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
+    }
+    if (property87 !== undefined) {
+      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
+    }
+    if (property88 !== undefined) {
+      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
+    }
+    if (property89 !== undefined) {
+      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
+    }
+    if (property90 !== undefined) {
+      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
+    }
+    if (property91 !== undefined) {
+      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
+    }
+    if (property92 !== undefined) {
+      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
+    }
+    if (property93 !== undefined) {
+      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
+    }
+    if (property94 !== undefined) {
+      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
+    }
+    if (property95 !== undefined) {
+      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
+    }
+    if (property96 !== undefined) {
+      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
+    }
+    if (property97 !== undefined) {
+      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
+    }
+    if (property98 !== undefined) {
+      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
+    }
+    if (property99 !== undefined) {
+      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
+    }
+    if (property100 !== undefined) {
+      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
+    }
+    if (property101 !== undefined) {
+      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
+    }
+    if (property102 !== undefined) {
+      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
+    }
+    if (property103 !== undefined) {
+      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
+    }
+    if (property104 !== undefined) {
+      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
+    }
+    if (property105 !== undefined) {
+      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
+    }
+    if (property106 !== undefined) {
+      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
+    }
+    if (property107 !== undefined) {
+      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
+    }
+    if (property108 !== undefined) {
+      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
+    }
+    if (property109 !== undefined) {
+      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
+    }
+    if (property110 !== undefined) {
+      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
+    }
+    if (property111 !== undefined) {
+      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
+    }
+    if (property112 !== undefined) {
+      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
+    }
+    if (property113 !== undefined) {
+      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
+    }
+    if (property114 !== undefined) {
+      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
+    }
+    if (property115 !== undefined) {
+      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
+    }
+    if (property116 !== undefined) {
+      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
+    }
+    if (property117 !== undefined) {
+      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
+    }
+    if (property118 !== undefined) {
+      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
+    }
+    if (property119 !== undefined) {
+      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
+    }
+    if (property120 !== undefined) {
+      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
+    }
+    if (property121 !== undefined) {
+      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
+    }
+    if (property122 !== undefined) {
+      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
+    }
+    if (property123 !== undefined) {
+      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
+    }
+    if (property124 !== undefined) {
+      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
+    }
+    if (property125 !== undefined) {
+      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
+    }
+    if (property126 !== undefined) {
+      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
+    }
+    if (property127 !== undefined) {
+      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
+    }
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "flag_000":
+          case "flag_001":
+          case "flag_002":
+          case "flag_003":
+          case "flag_004":
+          case "flag_005":
+          case "flag_006":
+          case "flag_007":
+          case "flag_008":
+          case "flag_009":
+          case "flag_010":
+          case "flag_011":
+          case "flag_012":
+          case "flag_013":
+          case "flag_014":
+          case "flag_015":
+          case "flag_016":
+          case "flag_017":
+          case "flag_018":
+          case "flag_019":
+          case "flag_020":
+          case "flag_021":
+          case "flag_022":
+          case "flag_023":
+          case "flag_024":
+          case "flag_025":
+          case "flag_026":
+          case "flag_027":
+          case "flag_028":
+          case "flag_029":
+          case "flag_030":
+          case "flag_031":
+          case "flag_032":
+          case "flag_033":
+          case "flag_034":
+          case "flag_035":
+          case "flag_036":
+          case "flag_037":
+          case "flag_038":
+          case "flag_039":
+          case "flag_040":
+          case "flag_041":
+          case "flag_042":
+          case "flag_043":
+          case "flag_044":
+          case "flag_045":
+          case "flag_046":
+          case "flag_047":
+          case "flag_048":
+          case "flag_049":
+          case "flag_050":
+          case "flag_051":
+          case "flag_052":
+          case "flag_053":
+          case "flag_054":
+          case "flag_055":
+          case "flag_056":
+          case "flag_057":
+          case "flag_058":
+          case "flag_059":
+          case "flag_060":
+          case "flag_061":
+          case "flag_062":
+          case "flag_063":
+          case "flag_064":
+          case "flag_065":
+          case "flag_066":
+          case "flag_067":
+          case "flag_068":
+          case "flag_069":
+          case "flag_070":
+          case "flag_071":
+          case "flag_072":
+          case "flag_073":
+          case "flag_074":
+          case "flag_075":
+          case "flag_076":
+          case "flag_077":
+          case "flag_078":
+          case "flag_079":
+          case "flag_080":
+          case "flag_081":
+          case "flag_082":
+          case "flag_083":
+          case "flag_084":
+          case "flag_085":
+          case "flag_086":
+          case "flag_087":
+          case "flag_088":
+          case "flag_089":
+          case "flag_090":
+          case "flag_091":
+          case "flag_092":
+          case "flag_093":
+          case "flag_094":
+          case "flag_095":
+          case "flag_096":
+          case "flag_097":
+          case "flag_098":
+          case "flag_099":
+          case "flag_100":
+          case "flag_101":
+          case "flag_102":
+          case "flag_103":
+          case "flag_104":
+          case "flag_105":
+          case "flag_106":
+          case "flag_107":
+          case "flag_108":
+          case "flag_109":
+          case "flag_110":
+          case "flag_111":
+          case "flag_112":
+          case "flag_113":
+          case "flag_114":
+          case "flag_115":
+          case "flag_116":
+          case "flag_117":
+          case "flag_118":
+          case "flag_119":
+          case "flag_120":
+          case "flag_121":
+          case "flag_122":
+          case "flag_123":
+          case "flag_124":
+          case "flag_125":
+          case "flag_126":
+          case "flag_127":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
+      }
     }
   }
 }
@@ -1679,7 +2195,25 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "choice");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "choice":
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "deep":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -1687,23 +2221,22 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
         if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
       }
     }
-    const property1 = ownValue(value, "deep");
     if (property1 !== undefined) {
       path.push("deep");
       collectOutputDeep(property1, path, issues, schemaPath + "/properties/deep");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "choice":
-        case "deep":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "choice":
+          case "deep":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1731,7 +2264,19 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1739,15 +2284,11 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
       collectOutputDeepNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1775,7 +2316,19 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1783,15 +2336,11 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
       collectOutputDeepNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1819,7 +2368,19 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1827,15 +2388,11 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
       collectOutputDeepNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1863,7 +2420,19 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1871,15 +2440,11 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
       collectOutputDeepNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1907,7 +2472,19 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1915,15 +2492,11 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
       collectOutputDeepNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1951,7 +2524,19 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -1959,15 +2544,11 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
       collectOutputDeepNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -1995,7 +2576,19 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2003,15 +2596,11 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
       collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2039,7 +2628,19 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2047,15 +2648,11 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
       collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2083,7 +2680,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2091,15 +2700,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
       collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2127,7 +2732,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2135,15 +2752,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
       collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2171,7 +2784,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2179,15 +2804,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2215,7 +2836,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2223,15 +2856,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2259,7 +2888,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2267,15 +2908,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2303,7 +2940,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2311,15 +2960,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2347,7 +2992,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2355,15 +3012,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2391,7 +3044,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2399,15 +3064,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2435,7 +3096,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2443,15 +3116,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2479,7 +3148,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2487,15 +3168,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2523,7 +3200,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2531,15 +3220,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2567,7 +3252,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2575,15 +3272,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2611,7 +3304,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2619,15 +3324,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2655,7 +3356,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2663,15 +3376,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2699,7 +3408,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2707,15 +3428,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2743,7 +3460,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2751,15 +3480,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2787,7 +3512,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2795,15 +3532,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2831,7 +3564,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2839,15 +3584,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2875,7 +3616,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2883,15 +3636,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2919,7 +3668,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2927,15 +3688,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -2963,7 +3720,19 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
@@ -2971,15 +3740,11 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
       path.pop();
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }
@@ -3007,21 +3772,29 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "next");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "next":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      const member = value[key];
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-          continue;
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
-      const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
     }
   }
 }

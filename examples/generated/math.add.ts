@@ -81,11 +81,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
 }
 
-/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
-function ownValue(value: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
-}
-
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
@@ -132,27 +127,37 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "left");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "left":
+          property0 = value[key];
+          continue;
+        case "right":
+          property1 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    const property1 = ownValue(value, "right");
     if (property1 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
     } else {
       if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "left":
-        case "right":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
     }
   }
 }
@@ -180,20 +185,28 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "total");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "total":
+          property0 = value[key];
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "total":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
     }
   }
 }

@@ -117,11 +117,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
 }
 
-/** A property as JSON sees it: own and enumerable. A non-enumerable or inherited one reads as absent. */
-function ownValue(value: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.propertyIsEnumerable.call(value, name) ? value[name] : undefined;
-}
-
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
@@ -279,7 +274,58 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "query");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    let property2: unknown;
+    let property3: unknown;
+    let property4: unknown;
+    let property5: unknown;
+    let property6: unknown;
+    let property7: unknown;
+    let property8: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "query":
+          property0 = value[key];
+          continue;
+        case "tags":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "sort":
+          property2 = value[key];
+          if (property2 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "limit":
+          property3 = value[key];
+          if (property3 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "minScore":
+          property4 = value[key];
+          if (property4 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "archived":
+          property5 = value[key];
+          if (property5 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "cursor":
+          property6 = value[key];
+          if (property6 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "filters":
+          property7 = value[key];
+          if (property7 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "extra":
+          property8 = value[key];
+          if (property8 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
     } else {
@@ -290,13 +336,11 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
       }
     }
-    const property1 = ownValue(value, "tags");
     if (property1 !== undefined) {
       path.push("tags");
       collectInputTags(property1, path, issues, schemaPath + "/properties/tags");
       path.pop();
     }
-    const property2 = ownValue(value, "sort");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -304,7 +348,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
       }
     }
-    const property3 = ownValue(value, "limit");
     if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
         issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
@@ -313,7 +356,6 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property3 > 100) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
-    const property4 = ownValue(value, "minScore");
     if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
         issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
@@ -322,42 +364,37 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
         if (property4 > 1) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
-    const property5 = ownValue(value, "archived");
     if (property5 !== undefined) {
       if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
-    const property6 = ownValue(value, "cursor");
     if (property6 !== undefined) {
       if (property6 !== null) issues.push(issue([...path, "cursor"], schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
     }
-    const property7 = ownValue(value, "filters");
     if (property7 !== undefined) {
       path.push("filters");
       collectInputFilters(property7, path, issues, schemaPath + "/properties/filters");
       path.pop();
     }
-    const property8 = ownValue(value, "extra");
     if (property8 !== undefined) {
       if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "tags":
-        case "sort":
-        case "limit":
-        case "minScore":
-        case "archived":
-        case "cursor":
-        case "filters":
-        case "extra":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
-        case "query":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "tags":
+          case "sort":
+          case "limit":
+          case "minScore":
+          case "archived":
+          case "cursor":
+          case "filters":
+          case "extra":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
     }
   }
 }
@@ -415,25 +452,42 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "after");
-    if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "after"], schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
-    }
-    const property1 = ownValue(value, "before");
-    if (property1 !== undefined) {
-      if (typeof property1 !== "string") issues.push(issue([...path, "before"], schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
-    }
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
     for (const key in value) {
-      if (issues.length > maxIssues) break;
       if (!Object.hasOwn(value, key)) continue;
       switch (key) {
         case "after":
+          property0 = value[key];
+          if (property0 === undefined) (later ??= []).push([key, undefined]);
+          continue;
         case "before":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
           continue;
       }
+      if (later !== undefined && later.length > maxIssues) continue;
       const member = value[key];
-      if (!isJsonValue(member)) issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+      if (!isJsonValue(member)) (later ??= []).push([key, member]);
+    }
+    if (property0 !== undefined) {
+      if (typeof property0 !== "string") issues.push(issue([...path, "after"], schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+    }
+    if (property1 !== undefined) {
+      if (typeof property1 !== "string") issues.push(issue([...path, "before"], schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
+    }
+    if (later !== undefined) {
+      for (const [key, member] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "after":
+          case "before":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+      }
     }
   }
 }
@@ -473,7 +527,28 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "hits");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    let property2: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "hits":
+          property0 = value[key];
+          continue;
+        case "next":
+          property1 = value[key];
+          if (property1 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+        case "shape":
+          property2 = value[key];
+          if (property2 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
     } else {
@@ -481,28 +556,25 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       collectOutputHits(property0, path, issues, schemaPath + "/properties/hits");
       path.pop();
     }
-    const property1 = ownValue(value, "next");
     if (property1 !== undefined) {
       if (!isJsonValue(property1)) issues.push(issue([...path, "next"], schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
       if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
     }
-    const property2 = ownValue(value, "shape");
     if (property2 !== undefined) {
       if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
       if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "next":
-        case "shape":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
-        case "hits":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "next":
+          case "shape":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
     }
   }
 }
@@ -567,19 +639,37 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
   if (!isPlainObject(value)) {
     issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
-    const property0 = ownValue(value, "id");
+    let later: [string, unknown][] | undefined;
+    let property0: unknown;
+    let property1: unknown;
+    let property2: unknown;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      switch (key) {
+        case "id":
+          property0 = value[key];
+          continue;
+        case "score":
+          property1 = value[key];
+          continue;
+        case "snippet":
+          property2 = value[key];
+          if (property2 === undefined) (later ??= []).push([key, undefined]);
+          continue;
+      }
+      if (later !== undefined && later.length > maxIssues) continue;
+      (later ??= []).push([key, undefined]);
+    }
     if (property0 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
     } else {
       if (typeof property0 !== "string") issues.push(issue([...path, "id"], schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
-    const property1 = ownValue(value, "score");
     if (property1 === undefined) {
       issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
     } else {
       if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }
-    const property2 = ownValue(value, "snippet");
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
         issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
@@ -587,18 +677,16 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
         if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
       }
     }
-    for (const key in value) {
-      if (issues.length > maxIssues) break;
-      if (!Object.hasOwn(value, key)) continue;
-      switch (key) {
-        case "snippet":
-          if (value[key] === undefined) issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
-          continue;
-        case "id":
-        case "score":
-          continue;
+    if (later !== undefined) {
+      for (const [key] of later) {
+        if (issues.length > maxIssues) break;
+        switch (key) {
+          case "snippet":
+            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            continue;
+        }
+        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
       }
-      issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
     }
   }
 }

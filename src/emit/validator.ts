@@ -352,36 +352,61 @@ export class ValidatorEmitter {
    * not part of the value as JSON, is reported missing with the reason.
    */
   private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
-    const statements: Code[] = [];
     const required = new Set(rules.required);
-    const optionalRead = new Set<string>();
+    const closed = rules.additionalProperties === false;
+    const key = Code.identifier('key');
+    const later = Code.identifier('later');
+    // Keys reported after the properties, with what was read of them (a getter is read once).
+    const keepForLater = (read: Code): Code => code`(${later} ??= []).push([${key}, ${read}]);`;
+    const full = code`${later} !== undefined && ${later}.length > maxIssues`;
+    const declarations: Code[] = [code`let ${later}: [string, unknown][] | undefined;`];
+    const cases: Code[] = [];
+    const reports: Code[] = [];
+    const optional: string[] = [];
     rules.properties.forEach(({ name, schema }, index) => {
       const local = Code.identifier(`property${index}`);
-      const read = code`const ${local} = ${Code.helper('ownValue')}(${value}, ${name});`;
+      declarations.push(code`let ${local}: unknown;`);
       const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
       if (required.has(name)) {
-        statements.push(lines([read, code`if (${local} === undefined) {`, missing(name, schemaPath, path, value), code`} else {`, check, code`}`]));
+        cases.push(lines([code`case ${name}:`, code`${local} = ${value}[${key}];`, code`continue;`]));
+        reports.push(lines([code`if (${local} === undefined) {`, missing(name, schemaPath, path, value), code`} else {`, check, code`}`]));
       } else {
-        optionalRead.add(name);
-        statements.push(lines([read, code`if (${local} !== undefined) {`, check, code`}`]));
+        optional.push(name);
+        // An own property holding undefined is no JSON value: reported with the keys below.
+        cases.push(lines([code`case ${name}:`, code`${local} = ${value}[${key}];`, code`if (${local} === undefined) ${keepForLater(code`undefined`)}`, code`continue;`]));
+        reports.push(lines([code`if (${local} !== undefined) {`, check, code`}`]));
       }
     });
-    for (const name of requiredWithoutSchema(rules)) {
-      statements.push(code`if (${Code.helper('ownValue')}(${value}, ${name}) === undefined) ${missing(name, schemaPath, path, value)}`);
-    }
-    const undefinedValue = issue(keyed(Code.identifier('key')), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
-    let onExtra: Code;
-    if (rules.additionalProperties === false) {
-      onExtra = unexpected(rules, schemaPath);
-    } else {
-      const extra = Code.identifier('member');
-      onExtra = lines([code`const ${extra} = ${value}[key];`, code`if (!${Code.helper('isJsonValue')}(${extra})) ${collectPass.notJson(extra, appendPointer(schemaPath, 'additionalProperties'), keyed(Code.identifier('key')))}`]);
-    }
-    const otherKnown = rules.properties.filter((p) => !optionalRead.has(p.name));
-    const switchCases = [...(optionalRead.size === 0 ? [] : [...[...optionalRead].map((name) => code`case ${name}:`), code`if (${value}[key] === undefined) ${undefinedValue}`, code`continue;`]), ...(otherKnown.length === 0 ? [] : [...otherKnown.map((p) => code`case ${p.name}:`), code`continue;`])];
-    const skipKnown = switchCases.length === 0 ? [] : [code`switch (key) {`, ...switchCases, code`}`];
-    statements.push(lines([code`for (const key in ${value}) {`, code`if (issues.length > maxIssues) break;`, code`if (!Object.hasOwn(${value}, key)) continue;`, ...skipKnown, onExtra, code`}`]));
-    return lines(statements);
+    requiredWithoutSchema(rules).forEach((name, index) => {
+      const seen = Code.identifier(`present${index}`);
+      declarations.push(code`let ${seen} = false;`);
+      // Present, and still an additional property of a closed object (or an any-value one of an open object).
+      cases.push(lines([code`case ${name}:`, code`${seen} = ${value}[${key}] !== undefined;`, code`break;`]));
+      reports.push(code`if (!${seen}) ${missing(name, schemaPath, path, value)}`);
+    });
+    const member = Code.identifier('member');
+    const other = closed ? keepForLater(code`undefined`) : lines([code`const ${member} = ${value}[${key}];`, code`if (!${Code.helper('isJsonValue')}(${member})) ${keepForLater(member)}`]);
+    const loop = lines([
+      code`for (const ${key} in ${value}) {`,
+      code`if (!Object.hasOwn(${value}, ${key})) continue;`,
+      ...(cases.length > 0 ? [code`switch (${key}) {`, ...cases, code`}`] : []),
+      // Past what a result keeps, keys are still walked for the declared properties, but nothing else is read.
+      code`if (${full}) continue;`,
+      other,
+      code`}`,
+    ]);
+    const undefinedValue = issue(keyed(key), appendPointer(schemaPath, 'properties'), 'type', code`"must be a JSON value, got undefined"`, code`{}`);
+    const onOther = closed ? unexpected(rules, schemaPath) : collectPass.notJson(member, appendPointer(schemaPath, 'additionalProperties'), keyed(key));
+    const laterReports = lines([
+      code`if (${later} !== undefined) {`,
+      closed ? code`for (const [${key}] of ${later}) {` : code`for (const [${key}, ${member}] of ${later}) {`,
+      code`if (issues.length > maxIssues) break;`,
+      ...(optional.length > 0 ? [code`switch (${key}) {`, ...optional.map((name) => code`case ${name}:`), undefinedValue, code`continue;`, code`}`] : []),
+      onOther,
+      code`}`,
+      code`}`,
+    ]);
+    return lines([...declarations, loop, ...reports, laterReports]);
   }
 }
 
