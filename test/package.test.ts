@@ -22,8 +22,8 @@ describe('the published package', () => {
     expect(files).toContain('dist/hosts/mcp.js');
     expect(files).toContain('schema/contract.schema.json');
     // Source ships only for the support code generated modules carry, read as text by `jtc build`.
-    expect(files.filter((f) => (f.startsWith('src/') && !f.startsWith('src/codegen/support/')) || f.startsWith('test/'))).toEqual([]);
-    expect(files).toContain('src/codegen/support/is-plain-object.ts');
+    expect(files.filter((f) => (f.startsWith('src/') && !f.startsWith('src/support/')) || f.startsWith('test/'))).toEqual([]);
+    expect(files).toContain('src/support/is-plain-object.ts');
 
     const project = join(work, 'project');
     mkdirSync(join(project, 'generated'), { recursive: true });

@@ -2,19 +2,19 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The few functions a generated module may need, copied into it (only those it uses) so that it
- * runs with no import at all. Each is an ordinary TypeScript file in `support/`, type-checked and
+ * runs with no import at all. Each is an ordinary TypeScript file in `src/support/`, type-checked and
  * unit-tested like any other code (`name.ts`, or `name.default.ts` and `name.exact.ts` where exact
  * mode differs: a number may also arrive as a bigint or a JsonNumber). A module gets the file's
  * text without its imports and `export` keywords; what a helper needs of the others is derived
  * from the names its text uses, never listed by hand.
  */
-export type HelperName = 'isPlainObject' | 'ownValue' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal';
+export type HelperName = 'isPlainObject' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal';
 
 /** In the order they are written into a module. */
-const helperOrder: readonly HelperName[] = ['isPlainObject', 'ownValue', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal'];
+const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal'];
 
-/** The support files ship as source: from `src/codegen` and from `dist/codegen` alike this is `src/codegen/support/`. */
-const supportFolder = new URL('../../src/codegen/support/', import.meta.url);
+/** The support files ship as source: from `src/codegen` and from `dist/codegen` alike this is `src/support/`. */
+const supportFolder = new URL('../../src/support/', import.meta.url);
 const fileStem = (name: HelperName): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const texts = new Map<string, string>();

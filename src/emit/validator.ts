@@ -346,10 +346,11 @@ export class ValidatorEmitter {
   }
 
   /**
-   * The full report, exact for any object: a property counts only when it is an own enumerable
-   * one (`ownValue`), and the key loop skips inherited keys, so the verdict holds even where
-   * Object.prototype is polluted. A required property that a plain read would find, but that is
-   * not part of the value as JSON, is reported missing with the reason.
+   * The full report, exact for any object: an object is read once through its keys (`for…in`
+   * skipping inherited ones, so the verdict holds even where Object.prototype is polluted), so a
+   * property counts only when it is an own enumerable one. The issues come in schema order, then
+   * the other keys in key order; a required property that a plain read would find, but that is not
+   * part of the value as JSON, is reported missing with the reason.
    */
   private objectCollect(rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
     const required = new Set(rules.required);

@@ -4,6 +4,8 @@
  * `JsonNumber` otherwise. `stringifyJson` writes all three back without loss.
  */
 
+import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
+
 /** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
 export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;
 
@@ -32,36 +34,11 @@ export class JsonNumber {
  * A JsonNumber, from this runtime or a generated module's literals: branded, frozen, with
  * `decimal` an own data property holding JSON number text. The brand alone is not enough (any
  * object can carry a registered symbol); an object that passes all of it is an immutable number
- * whose value is its `decimal`, which is exactly what every check reads.
+ * whose value is its `decimal`, which is exactly what every check reads. The same function a
+ * generated module carries (`src/support/is-json-number.ts`).
  */
 export function isJsonNumber(value: unknown): value is JsonNumber {
-  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return false;
-  if ((value as { [jsonNumberBrand]?: unknown })[jsonNumberBrand] !== true) return false;
-  const decimal = Object.getOwnPropertyDescriptor(value, 'decimal');
-  return decimal !== undefined && 'value' in decimal && typeof decimal.value === 'string' && isJsonNumberText(decimal.value);
-}
-
-/** JSON number syntax, without a regular expression (generated modules carry the same scanner). */
-export function isJsonNumberText(text: string): boolean {
-  let i = 0;
-  const digits = (): number => {
-    const from = i;
-    while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
-    return i - from;
-  };
-  if (text.charCodeAt(i) === 0x2d) i++;
-  if (text.charCodeAt(i) === 0x30) i++;
-  else if (digits() === 0) return false;
-  if (text.charCodeAt(i) === 0x2e) {
-    i++;
-    if (digits() === 0) return false;
-  }
-  if (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45) {
-    i++;
-    if (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d) i++;
-    if (digits() === 0) return false;
-  }
-  return i === text.length;
+  return isBrandedJsonNumber(value);
 }
 
 export interface ParseOptions {

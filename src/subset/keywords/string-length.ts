@@ -1,16 +1,10 @@
 import { Code, code } from '../../codegen/code.js';
+import { codePointLength } from '../../support/code-point-length.js';
 import type { CountBound } from '../../ir/schema-node.js';
 import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
 
 export const minLength: KeywordDefinition<CountBound> = { keyword: 'minLength', group: 'string', read: readCount('minLength') };
 export const maxLength: KeywordDefinition<CountBound> = { keyword: 'maxLength', group: 'string', read: readCount('maxLength') };
-
-/** Length in code points, as JSON Schema counts it: the string iterator yields a lone surrogate on its own. */
-export function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
 
 const characters = (n: number): string => (n === 1 ? 'character' : 'characters');
 
