@@ -8,14 +8,14 @@ import { compileContracts } from '../src/compiler.js';
 /**
  * The packed tarball installed into an empty project, as a user adds the package: the runtime and
  * an adapter run on generated modules, nothing else is installed (no TypeScript compiler, no CLI
- * dependency), and both bin names build `.ts` modules with no compiler present.
+ * dependency), and both bin names build `.ts` and `.js` modules with no compiler present.
  */
 describe('the published package', () => {
   const root = resolve('.');
   const work = mkdtempSync(join(tmpdir(), 'jtc-pack-'));
   const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 
-  it('installs with no dependency, runs the runtime and the MCP adapter, and builds .ts without TypeScript', () => {
+  it('installs with no dependency, runs the runtime and the MCP adapter, and builds .ts and .js without TypeScript', () => {
     const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root)) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain('LICENSE');
@@ -57,7 +57,10 @@ console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 
       const built = spawnSync(join(project, 'node_modules', '.bin', bin), ['build', 'math.add.contract.json', '-o', `out-${bin}`], { cwd: project, encoding: 'utf8' });
       expect({ bin, code: built.status, stderr: built.stderr }).toEqual({ bin, code: 0, stderr: '' });
     }
+    // --emit js writes JavaScript and declarations straight from the IR: no TypeScript compiler here.
     const js = spawnSync(join(project, 'node_modules', '.bin', 'jtc'), ['build', 'math.add.contract.json', '-o', 'out-js', '--emit', 'js'], { cwd: project, encoding: 'utf8' });
-    expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 2, stderr: 'jtc: --emit js needs the TypeScript compiler, an optional peer dependency: install it with `npm install --save-dev typescript`, or build .ts modules (--emit ts, the default), which need nothing\n' });
+    expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 0, stderr: '' });
+    const check = spawnSync(process.execPath, ['--input-type=module', '-e', "const { mathAdd } = await import('./out-js/index.js'); console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 }));"], { cwd: project, encoding: 'utf8' });
+    expect(check.stdout.trim()).toBe('true false');
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../diagnostics/usage-error.js';
-import { loadTypeScript, MissingTypeScriptError, type EmitKind } from '../output/file-set.js';
+import type { EmitKind } from '../output/file-set.js';
 import { targetProfiles } from '../targets/profiles/index.js';
 import { version } from '../version.js';
 import { runBuild, watchBuild } from './build.js';
@@ -86,7 +86,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       jobs: values['jobs'] === undefined ? availableParallelism() : positiveInteger('--jobs', values['jobs'] as string),
       targets: targetsOf((parsed.values as { target?: string[] }).target ?? []),
     };
-    if (shared.emit === 'js') requireTypeScript();
     const out = values['out'] as string | undefined;
     if (command === 'check') return await runCheck(inputs, out === undefined ? shared : { ...shared, out }, write);
     if (out === undefined) throw new UsageError('build: name the output folder with -o <dir>');
@@ -134,15 +133,6 @@ function targetsOf(flags: readonly string[]): string[] {
   const unknown = names.find((name) => !targetProfiles.has(name));
   if (unknown !== undefined) throw new UsageError(`--target: unknown target "${unknown}"; the targets are ${[...targetProfiles.keys()].join(', ')}`);
   return [...new Set(names)];
-}
-
-function requireTypeScript(): void {
-  try {
-    loadTypeScript();
-  } catch (error) {
-    if (error instanceof MissingTypeScriptError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 function oneOf<T extends string>(flag: string, value: string, choices: readonly T[]): T {

@@ -12,10 +12,23 @@ const noUses: ReadonlySet<HelperName> = new Set();
  */
 export class Code {
   private constructor(
+    /** The TypeScript. */
     readonly text: string,
     /** The support helpers this code calls. */
     readonly uses: ReadonlySet<HelperName> = noUses,
+    /** The JavaScript, where it differs (type annotations left out). */
+    private readonly javaScript?: string,
   ) {}
+
+  /** The same code without its types: what `--emit js` writes. */
+  get js(): string {
+    return this.javaScript ?? this.text;
+  }
+
+  /** TypeScript only (an annotation, a cast, type arguments): absent from the JavaScript. */
+  static typeOnly(text: string): Code {
+    return new Code(text, noUses, '');
+  }
 
   /** A support helper, by name: code that holds it makes its module carry the helper. */
   static helper(name: HelperName): Code {
@@ -23,14 +36,17 @@ export class Code {
   }
 
   /** Text and the helpers of its parts, for the builders below. */
-  static composed(text: string, parts: readonly (Code | undefined)[]): Code {
+  static composed(text: string, parts: readonly (Code | undefined)[], js?: () => string): Code {
     let uses: Set<HelperName> | undefined;
+    let typed = false;
     for (const part of parts) {
-      if (part === undefined || part.uses.size === 0) continue;
+      if (part === undefined) continue;
+      if (part.javaScript !== undefined) typed = true;
+      if (part.uses.size === 0) continue;
       uses ??= new Set();
       for (const name of part.uses) uses.add(name);
     }
-    return new Code(text, uses ?? noUses);
+    return new Code(text, uses ?? noUses, typed && js !== undefined ? js() : undefined);
   }
 
   /**
@@ -62,14 +78,19 @@ export function code(strings: TemplateStringsArray, ...values: Interpolated[]): 
     const value = values[i]!;
     if (value instanceof Code) parts.push(value);
     else if (Array.isArray(value)) parts.push(...(value as readonly Code[]));
-    text += interpolate(value) + strings[i + 1]!;
+    text += interpolate(value, false) + strings[i + 1]!;
   }
-  return Code.composed(text, parts);
+  // The JavaScript is rendered only where a part differs from its TypeScript.
+  return Code.composed(text, parts, () => {
+    let js = strings[0]!;
+    for (let i = 0; i < values.length; i++) js += interpolate(values[i]!, true) + strings[i + 1]!;
+    return js;
+  });
 }
 
-function interpolate(value: Interpolated): string {
-  if (value instanceof Code) return value.text;
-  if (Array.isArray(value)) return (value as readonly Code[]).map((part) => part.text).join('');
+function interpolate(value: Interpolated, js: boolean): string {
+  if (value instanceof Code) return js ? value.js : value.text;
+  if (Array.isArray(value)) return (value as readonly Code[]).map((part) => (js ? part.js : part.text)).join('');
   return literal(value as Literal);
 }
 
@@ -95,17 +116,21 @@ export function stringLiteral(value: string): string {
 const lineSeparators = /[\u2028\u2029]/;
 
 export function join(parts: readonly Code[], separator: string): Code {
-  return Code.composed(parts.map((part) => part.text).join(separator), parts);
+  return Code.composed(parts.map((part) => part.text).join(separator), parts, () => parts.map((part) => part.js).join(separator));
 }
 
 /** A block of statements, one per line, indented by the caller's nesting. */
 export function lines(parts: readonly (Code | undefined)[]): Code {
-  let text = '';
-  for (const part of parts) {
-    if (part === undefined || part.text === '') continue;
-    text = text === '' ? part.text : `${text}\n${part.text}`;
-  }
-  return Code.composed(text, parts);
+  const render = (js: boolean): string => {
+    let text = '';
+    for (const part of parts) {
+      const line = part === undefined ? '' : js ? part.js : part.text;
+      if (line === '') continue;
+      text = text === '' ? line : `${text}\n${line}`;
+    }
+    return text;
+  };
+  return Code.composed(render(false), parts, () => render(true));
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -17,27 +17,33 @@ const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'cod
 const supportFolder = new URL('../../src/support/', import.meta.url);
 const fileStem = (name: HelperName): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** Their JavaScript, as `tsc` compiled them into `dist/support/` (for `--emit js`, which then needs no compiler). */
+const compiledFolder = new URL('../../dist/support/', import.meta.url);
+
 const texts = new Map<string, string>();
 
 /** A helper's code as a module carries it: the support file without its imports and `export`s. */
-export function helperText(name: HelperName, exact: boolean): string {
-  const key = `${name} ${exact}`;
+export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'js' = 'ts'): string {
+  const key = `${name} ${exact} ${language}`;
   const known = texts.get(key);
   if (known !== undefined) return known;
-  const text = readSupport(`${fileStem(name)}.${exact ? 'exact' : 'default'}.ts`) ?? readSupport(`${fileStem(name)}.ts`);
-  if (text === undefined) throw new Error(`no support file for ${name}`);
-  const code = text
+  const folder = language === 'ts' ? supportFolder : compiledFolder;
+  const text = readSupport(folder, `${fileStem(name)}.${exact ? 'exact' : 'default'}.${language}`) ?? readSupport(folder, `${fileStem(name)}.${language}`);
+  if (text === undefined) throw new Error(`no support file for ${name} (${language}${language === 'js' ? ': run npm run build' : ''})`);
+  const stripped = text
     .replace(/^import [^\n]*\n/gm, '')
     .replace(/^\n+/, '')
     .replace(/^export /gm, '')
     .trimEnd();
+  // tsc indents its JavaScript by four; generated code is indented by two.
+  const code = language === 'ts' ? stripped : stripped.replace(/^(?: {4})+/gm, (indent) => '  '.repeat(indent.length / 4));
   texts.set(key, code);
   return code;
 }
 
-function readSupport(file: string): string | undefined {
+function readSupport(folder: URL, file: string): string | undefined {
   try {
-    return readFileSync(new URL(file, supportFolder), 'utf8');
+    return readFileSync(new URL(file, folder), 'utf8');
   } catch {
     return undefined;
   }
@@ -55,7 +61,7 @@ export function helperUses(name: HelperName, exact: boolean): HelperName[] {
 }
 
 /** The sources of the named helpers and of the helpers they use, in a fixed order. */
-export function helperCode(names: Iterable<HelperName>, exact: boolean): string[] {
+export function helperCode(names: Iterable<HelperName>, exact: boolean, language: 'ts' | 'js' = 'ts'): string[] {
   const needed = new Set<HelperName>();
   const add = (name: HelperName): void => {
     if (needed.has(name)) return;
@@ -63,5 +69,5 @@ export function helperCode(names: Iterable<HelperName>, exact: boolean): string[
     for (const used of helperUses(name, exact)) add(used);
   };
   for (const name of names) add(name);
-  return helperOrder.filter((name) => needed.has(name)).map((name) => helperText(name, exact));
+  return helperOrder.filter((name) => needed.has(name)).map((name) => helperText(name, exact, language));
 }

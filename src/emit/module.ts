@@ -9,8 +9,6 @@ import { generatedHeaderLine } from './marker.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';
 
-const moduleTemplate = readFileSync(new URL('../../templates/module.ts.tpl', import.meta.url), 'utf8');
-
 /** Exact mode: what a number may arrive as, declared in the module so that it imports nothing. */
 const exactNumberTypes = `/** A JSON number kept exactly by the runtime's lossless parser (\`parseJson(text, { exactNumbers: true })\`). */
 export interface JsonNumber {
@@ -25,8 +23,17 @@ export type NumericValue = number | bigint | JsonNumber;`;
 /** Most issues `validate` reports for one value. */
 export const maxIssues = 100;
 
-/** One contract → the TypeScript source of its module: types and validators from one IR. */
-export function emitModule(contract: ContractIR): string {
+/** A module as `--emit ts` writes it, or as `--emit js` does: JavaScript and its declarations. */
+export type EmittedModule = { readonly ts: string } | { readonly js: string; readonly declarations: string };
+
+/**
+ * One contract → the source of its module: types and validators from one IR. `--emit js` writes
+ * the JavaScript and the declarations straight from the same code (the builder renders every
+ * piece both ways), so it needs no TypeScript compiler.
+ */
+export function emitModule(contract: ContractIR): string;
+export function emitModule(contract: ContractIR, emit: 'js'): { readonly js: string; readonly declarations: string };
+export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): string | { readonly js: string; readonly declarations: string } {
   const stem = typeStem(contract.name);
   const exact = contract.exactNumbers;
   const validators = new ValidatorEmitter(exact);
@@ -38,12 +45,13 @@ export function emitModule(contract: ContractIR): string {
   if (usesJsonNumber(inputSchema, exact) || usesJsonNumber(outputSchema, exact)) validators.helpers.add('jsonNumber');
   const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
   const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
-  const values: Record<string, string> = {
+  const hoisted = join(validators.hoisted, '\n');
+  const values = {
     header: header(contract),
     types: types.text + numberTypes + jsonValueType,
     maxIssues: String(maxIssues),
     helpers: helperCode(validators.helpers, exact).join('\n\n'),
-    hoisted: join(validators.hoisted, '\n').text,
+    hoisted: hoisted.text,
     validators: validators.functionsText(),
     inputSchema: jsonLiteralBlock(inputSchema, exact),
     outputSchema: jsonLiteralBlock(outputSchema, exact),
@@ -57,7 +65,9 @@ export function emitModule(contract: ContractIR): string {
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  return fillTemplate(values);
+  if (emit === 'ts') return fillTemplate(templates.ts, values);
+  const js = fillTemplate(templates.js, { ...values, types: '', helpers: helperCode(validators.helpers, exact, 'js').join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
+  return { js, declarations: fillTemplate(templates.declarations, values) };
 }
 
 function header(contract: ContractIR): string {
@@ -65,15 +75,25 @@ function header(contract: ContractIR): string {
   return [generatedHeaderLine('contract'), `// Tool: ${literal(contract.name)}`, `// Contract SHA-256: ${contract.hash}`, `// Numbers: ${mode}`].join('\n');
 }
 
-/** The template cut once at its placeholders: static text at even indices, names at odd ones. */
-const moduleTemplateParts = moduleTemplate.split(/\{\{(\w+)\}\}/);
+/**
+ * Each template cut once at its placeholders: static text at even indices, names at odd ones. The
+ * JavaScript and declaration templates are written from the TypeScript one (`npm run templates`).
+ */
+const templates = {
+  ts: templateParts('module.ts.tpl'),
+  js: templateParts('module.js.tpl'),
+  declarations: templateParts('module.d.ts.tpl'),
+};
+
+function templateParts(file: string): readonly string[] {
+  return readFileSync(new URL(`../../templates/${file}`, import.meta.url), 'utf8').split(/\{\{(\w+)\}\}/);
+}
 
 /**
  * Replaces each `{{name}}`. A section left empty takes the blank line after it along, so unused
  * sections leave no gaps (the values themselves never hold a blank line's worth of newlines).
  */
-function fillTemplate(values: Readonly<Record<string, string>>): string {
-  const parts = moduleTemplateParts;
+function fillTemplate(parts: readonly string[], values: Readonly<Record<string, string>>): string {
   let text = parts[0]!;
   for (let i = 1; i < parts.length; i += 2) {
     const value = values[parts[i]!];

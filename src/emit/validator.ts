@@ -27,6 +27,8 @@ interface Shape {
   /** Every schema of this shape (each pass asks for its functions, so a count would double). */
   readonly schemas: Set<SchemaNode>;
   text: string;
+  /** The same functions without types, for `--emit js`. */
+  js: string;
 }
 
 /**
@@ -156,12 +158,12 @@ export class ValidatorEmitter {
   }
 
   /** Every shape's functions, each headed by where its schema stands (and how many more places share it). */
-  functionsText(): string {
+  functionsText(language: 'ts' | 'js' = 'ts'): string {
     return this.shapeOrder
       .map((shape) => {
         const others = shape.schemas.size - 1;
         const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'schema' : 'schemas'} of this shape)` : '';
-        return `// ${shape.label}${shape.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}${more}\n${shape.text}`;
+        return `// ${shape.label}${shape.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}${more}\n${language === 'ts' ? shape.text : shape.js}`;
       })
       .join('\n\n');
   }
@@ -221,18 +223,23 @@ export class ValidatorEmitter {
     const base = this.uniqueName(`check${stem}`).slice('check'.length);
     this.usedNames.add(`collect${base}`);
     const names = { checkName: `check${base}`, collectName: `collect${base}` };
-    const shape: Shape = { names, label, schemaPath: node.schemaPath, schemas: new Set([node]), text: '' };
+    const shape: Shape = { names, label, schemaPath: node.schemaPath, schemas: new Set([node]), text: '', js: '' };
     this.shapes.set(key, shape);
     this.shapeOrder.push(shape);
     const outerPath = this.shapePath;
     this.shapePath = node.schemaPath;
     const value = Code.identifier('value');
-    const check = lines([code`function ${Code.identifier(names.checkName)}(value: unknown): boolean {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
-    const collect = lines([code`function ${Code.identifier(names.collectName)}(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {`, this.nodeStatements(collectPass, node, value, functionPath, base), code`}`]);
+    const check = lines([code`function ${Code.identifier(names.checkName)}(value${Code.typeOnly(': unknown')})${Code.typeOnly(': boolean')} {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
+    const collect = lines([
+      code`function ${Code.identifier(names.collectName)}(value${Code.typeOnly(': unknown')}, path${Code.typeOnly(': PathSegment[]')}, issues${Code.typeOnly(': ValidationIssue[]')}, schemaPath${Code.typeOnly(': string')})${Code.typeOnly(': void')} {`,
+      this.nodeStatements(collectPass, node, value, functionPath, base),
+      code`}`,
+    ]);
     this.shapePath = outerPath;
     this.carry(check);
     this.carry(collect);
     shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
+    shape.js = indentByBraces(`${check.js}\n\n${collect.js}`);
     return names;
   }
 
@@ -311,7 +318,7 @@ export class ValidatorEmitter {
     } else {
       itemStatements = this.childStatements(pass, rules.items, item, itemPath, `${stem}Items`, true);
     }
-    return lines([...this.failAll(pass, counts, schemaPath, path), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item: unknown = ${value}[i];`, itemStatements, code`}`]);
+    return lines([...this.failAll(pass, counts, schemaPath, path), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item${Code.typeOnly(': unknown')} = ${value}[i];`, itemStatements, code`}`]);
   }
 
   private objectStatements(pass: Pass, rules: ObjectRules, schemaPath: string, value: Code, path: PathRef, stem: string): Code {
@@ -360,13 +367,13 @@ export class ValidatorEmitter {
     // Keys reported after the properties, with what was read of them (a getter is read once).
     const keepForLater = (read: Code): Code => code`(${later} ??= []).push([${key}, ${read}]);`;
     const full = code`${later} !== undefined && ${later}.length > maxIssues`;
-    const declarations: Code[] = [code`let ${later}: [string, unknown][] | undefined;`];
+    const declarations: Code[] = [code`let ${later}${Code.typeOnly(': [string, unknown][] | undefined')};`];
     const cases: Code[] = [];
     const reports: Code[] = [];
     const optional: string[] = [];
     rules.properties.forEach(({ name, schema }, index) => {
       const local = Code.identifier(`property${index}`);
-      declarations.push(code`let ${local}: unknown;`);
+      declarations.push(code`let ${local}${Code.typeOnly(': unknown')};`);
       const check = this.childStatements(collectPass, schema, local, keyed(code`${name}`), `${stem}${propertyStem(name, index)}`);
       if (required.has(name)) {
         cases.push(lines([code`case ${name}:`, code`${local} = ${value}[${key}];`, code`continue;`]));

@@ -39,7 +39,7 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
   const literalOf = (v: JsonNode): Code => jsonLiteral(v, exact);
   const matches: Code[] = [];
   if (scalars.length > setThreshold) {
-    const set = context.hoist('allowed', code`new Set<unknown>([${join(scalars.map(literalOf), ', ')}])`);
+    const set = context.hoist('allowed', code`new Set${Code.typeOnly('<unknown>')}([${join(scalars.map(literalOf), ', ')}])`);
     matches.push(code`${set}.has(${value})`);
   } else {
     matches.push(...scalars.map((v) => code`${value} === ${literalOf(v)}`));
@@ -48,7 +48,7 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
     // Exact mode: 1, 1.0, 1n and JsonNumber("1.00") are one value.
     const keys = context.hoist(
       'allowedNumbers',
-      code`new Set<string>([${join(
+      code`new Set${Code.typeOnly('<string>')}([${join(
         [...new Set(numbers.map((n) => decimalKey(parseDecimal(n.lexeme)!)))].map((k) => code`${k}`),
         ', ',
       )}])`,

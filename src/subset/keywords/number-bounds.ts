@@ -25,8 +25,8 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
     return { fails: nativeFails(f64), message, params: code`{ limit: ${f64} }` };
   }
   const { negative, digits, exponent } = parseDecimal(bound.lexeme)!;
-  const exact = context.hoist('bound', code`[${negative}, ${digits}, BigInt(${String(exponent)})] as const`);
-  const digitComparison = code`${Code.helper('compareDecimal')}(${Code.helper('decimalOf')}(${value} as NumericValue), ${exact}) ${Code.raw(failsWhen)}`;
+  const exact = context.hoist('bound', code`[${negative}, ${digits}, BigInt(${String(exponent)})]${Code.typeOnly(' as const')}`);
+  const digitComparison = code`${Code.helper('compareDecimal')}(${Code.helper('decimalOf')}(${value}${Code.typeOnly(' as NumericValue')}), ${exact}) ${Code.raw(failsWhen)}`;
   const fails = roundTripsThroughF64(bound.lexeme) ? code`(typeof ${value} === "number" ? ${nativeFails(code`${Number(bound.lexeme)}`)} : ${digitComparison})` : digitComparison;
   return { fails, message, params: code`{ limit: ${bound.lexeme} }` };
 }

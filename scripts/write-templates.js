@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Writes templates/module.js.tpl and templates/module.d.ts.tpl from templates/module.ts.tpl, so
+// --emit js needs no compiler: `npm run templates` (a test fails while they are stale). The TS
+// template's {{placeholders}} become identifiers for TypeScript, and back again.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const folder = new URL('../templates/', import.meta.url);
+const source = readFileSync(new URL('module.ts.tpl', folder), 'utf8');
+const typescript = source.replace(/\{\{(\w+)\}\}/g, '__tpl_$1__');
+const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed };
+const restore = (text) =>
+  text
+    .replace(/^(?: {4})+/gm, (indent) => '  '.repeat(indent.length / 4))
+    .replace(/^__tpl_(\w+)__;$/gm, '{{$1}}')
+    .replace(/__tpl_(\w+)__/g, '{{$1}}')
+    .replace(/\n{3,}/g, '\n\n')
+    .split('\n')
+    .reduce((lines, line) => {
+      // A blank line before each top-level declaration, as the TypeScript template has.
+      const previous = lines[lines.length - 1];
+      const topLevel = /^(\/\*\*|function |const |export |type |interface |\{\{)/.test(line);
+      const afterComment = previous !== undefined && /^(\/\*\*| \*)/.test(previous);
+      if (topLevel && previous !== undefined && previous !== '' && !afterComment) lines.push('');
+      lines.push(line);
+      return lines;
+    }, [])
+    .join('\n');
+/** The two templates as they should be; the test compares them with the committed ones. */
+export function renderTemplates() {
+  const javaScript = ts.transpileModule(typescript, { compilerOptions: options }).outputText;
+  const declarations = ts.transpileDeclaration(typescript, { compilerOptions: { ...options, declaration: true } }).outputText;
+  return { 'module.js.tpl': restore(javaScript), 'module.d.ts.tpl': `{{header}}\n\n{{types}}\n\n${restore(declarations).replace('export {};\n', '')}` };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [file, text] of Object.entries(renderTemplates())) writeFileSync(new URL(file, folder), text);
+}

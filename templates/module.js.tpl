@@ -1,0 +1,126 @@
+{{header}}
+
+{{types}}
+
+const maxIssues = {{maxIssues}};
+
+function issue(path, schemaPath, keyword, message, params) {
+  let instancePath = "";
+  for (const segment of path) {
+    const token = String(segment);
+    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+  }
+  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+}
+
+{{helpers}}
+
+{{hoisted}}
+
+{{validators}}
+
+/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
+function copySchema(value) {
+  if (Array.isArray(value))
+    return value.map(copySchema);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return value;
+  const copy = {};
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
+function describeError(error) {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : String(error);
+  }
+  catch {
+    return "an exception that cannot be turned into text";
+  }
+}
+
+/**
+ * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
+ * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
+ * tests every property it reads for being the object's own, decides alone.
+ */
+function objectPrototypeIsClean() {
+  for (const _key in Object.prototype)
+    return false;
+  return true;
+}
+
+function createValidator(check, collect, schema) {
+  const collectIssues = (value) => {
+    const issues = [];
+    collect(value, [], issues, "#");
+    return issues;
+  };
+  const validate = (value) => {
+    try {
+      const clean = objectPrototypeIsClean();
+      if (clean && check(value))
+        return { ok: true, value: value };
+      const issues = collectIssues(value);
+      if (issues.length === 0) {
+        if (!clean)
+          return { ok: true, value: value };
+        issues.push(issue([], "#", "type", "does not match the schema", {}));
+      }
+      const truncated = issues.length > maxIssues;
+      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
+    }
+    catch (error) {
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
+    }
+  };
+  const jsonSchema = (options) => {
+    const copy = copySchema(schema);
+    if (options.target === "draft-2020-12")
+      return copy;
+    if (options.target === "draft-07") {
+      if (Object.hasOwn(copy, "$schema"))
+        copy["$schema"] = "http://json-schema.org/draft-07/schema#";
+      return copy;
+    }
+    throw new Error("json-tool-contracts: unsupported JSON Schema target " + JSON.stringify(options.target) + "; use draft-2020-12 or draft-07");
+  };
+  return {
+    is: (value) => {
+      try {
+        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
+      }
+      catch {
+        return false;
+      }
+    },
+    validate,
+    "~standard": {
+      version: 1,
+      vendor: "json-tool-contracts",
+      validate: (value) => {
+        const result = validate(value);
+        return result.ok ? { value: result.value } : { issues: result.issues.map((i) => ({ message: i.message, path: i.path })) };
+      },
+      jsonSchema: { input: jsonSchema, output: jsonSchema },
+    },
+  };
+}
+
+const inputSchema = {{inputSchema}};
+
+const outputSchema = {{outputSchema}};
+
+export const contract = {
+  name: {{name}},
+  description: {{description}},
+  exactNumbers: {{exactNumbers}},
+  inputSchema,
+  outputSchema,
+  input: createValidator({{checkInput}}, {{collectInput}}, inputSchema),
+  output: createValidator({{checkOutput}}, {{collectOutput}}, outputSchema),
+};
+
+export default contract;
