@@ -180,14 +180,8 @@ export class CapabilityRuntime {
     const started = this.start(name, input, true);
     if (!started.ok) return Promise.resolve(started);
     const handle = newHandle(started.call.record.callId, started.call.entry.name);
-    const call: DeferredOpenCall = { ...started.call, handle };
-    this.open.set(handle.callId, call);
-    if (call.entry.handler === undefined) {
-      handle.state = 'pending';
-      this.notify(call.record);
-    } else {
-      this.run(call);
-    }
+    const call = this.openDeferred(started.call, handle);
+    if (call !== undefined) this.run(call);
     return handle.result as Promise<CallResult<O>>;
   }
 
@@ -221,15 +215,22 @@ export class CapabilityRuntime {
       handle.settle(started);
       return handle as DeferredCall<O>;
     }
-    const call: DeferredOpenCall = { ...started.call, handle };
-    this.open.set(handle.callId, call);
-    if (call.entry.handler === undefined) {
-      handle.state = 'pending';
-      this.notify(call.record);
-    } else {
-      this.queue.push(call);
-    }
+    const call = this.openDeferred(started.call, handle);
+    if (call !== undefined) this.queue.push(call);
     return handle as DeferredCall<O>;
+  }
+
+  /**
+   * Keeps a started call open under its handle. A protocol tool is then pending until `complete`,
+   * `fail` or `cancel`; a handler tool is returned for the caller to run now or queue.
+   */
+  private openDeferred(started: OpenCall, handle: DeferredOpenCall['handle']): DeferredOpenCall | undefined {
+    const call: DeferredOpenCall = { ...started, handle };
+    this.open.set(handle.callId, call);
+    if (call.entry.handler !== undefined) return call;
+    handle.state = 'pending';
+    this.notify(call.record);
+    return undefined;
   }
 
   /**

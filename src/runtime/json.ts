@@ -4,6 +4,7 @@
  * `JsonNumber` otherwise. `stringifyJson` writes all three back without loss.
  */
 
+import { compareDecimal } from '../support/compare-decimal.js';
 import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
 
 /** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
@@ -139,20 +140,7 @@ export function roundTripsThroughF64(lexeme: string): boolean {
 
 /** Orders two exact decimals: -1, 0 or 1. Digits and exponents of any size, never through a float. */
 export function compareDecimals(a: ParsedDecimal, b: ParsedDecimal): -1 | 0 | 1 {
-  if (a.digits === '' || b.digits === '') {
-    if (a.digits === b.digits) return 0;
-    if (a.digits === '') return b.negative ? 1 : -1;
-    return a.negative ? -1 : 1;
-  }
-  if (a.negative !== b.negative) return a.negative ? -1 : 1;
-  const sign = a.negative ? -1 : 1;
-  const aMagnitude = BigInt(a.digits.length) + a.exponent;
-  const bMagnitude = BigInt(b.digits.length) + b.exponent;
-  if (aMagnitude !== bMagnitude) return aMagnitude < bMagnitude ? (-sign as -1 | 1) : (sign as -1 | 1);
-  const length = Math.max(a.digits.length, b.digits.length);
-  const aPadded = a.digits.padEnd(length, '0');
-  const bPadded = b.digits.padEnd(length, '0');
-  return aPadded === bPadded ? 0 : aPadded < bPadded ? (-sign as -1 | 1) : (sign as -1 | 1);
+  return compareDecimal([a.negative, a.digits, a.exponent], [b.negative, b.digits, b.exponent]) as -1 | 0 | 1;
 }
 
 /** Whole numbers: zero, or no digit after the point once trailing zeros are gone. */

@@ -119,21 +119,14 @@ describe.each([
 describe('MCP over stdio: a child process serving compiled contracts', () => {
   const script = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
 
-  it('SDK v1 client and server', async () => {
-    const client = new ClientV1({ name: 'test', version: '1.0.0' });
-    await client.connect(new StdioV1({ command: process.execPath, args: [script, 'v1'], stderr: 'pipe' }));
-    try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['math.add']);
-      expect(await client.callTool({ name: 'math.add', arguments: { left: 20, right: 22 } })).toMatchObject({ structuredContent: { total: 42 } });
-      expect(await client.callTool({ name: 'math.add', arguments: { left: 'x', right: 1 } })).toMatchObject({ isError: true });
-    } finally {
-      await client.close();
-    }
-  });
+  const clients = {
+    v1: () => ({ client: new ClientV1({ name: 'test', version: '1.0.0' }), transport: new StdioV1({ command: process.execPath, args: [script, 'v1'], stderr: 'pipe' }) }),
+    v2: () => ({ client: new ClientV2({ name: 'test', version: '1.0.0' }), transport: new StdioV2({ command: process.execPath, args: [script, 'v2'], stderr: 'pipe' }) }),
+  };
 
-  it('SDK v2 client and server', async () => {
-    const client = new ClientV2({ name: 'test', version: '1.0.0' });
-    await client.connect(new StdioV2({ command: process.execPath, args: [script, 'v2'], stderr: 'pipe' }));
+  it.each(['v1', 'v2'] as const)('SDK %s client and server', async (version) => {
+    const { client, transport } = clients[version]();
+    await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['math.add']);
       expect(await client.callTool({ name: 'math.add', arguments: { left: 20, right: 22 } })).toMatchObject({ structuredContent: { total: 42 } });
