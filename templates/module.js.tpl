@@ -19,18 +19,6 @@ function issue(path, schemaPath, keyword, message, params) {
 
 {{validators}}
 
-/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
-function copySchema(value) {
-  if (Array.isArray(value))
-    return value.map(copySchema);
-  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype)
-    return value;
-  const copy = {};
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
 /** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
 function describeError(error) {
   try {
@@ -77,7 +65,7 @@ function createValidator(check, collect, schema) {
     }
   };
   const jsonSchema = (options) => {
-    const copy = copySchema(schema);
+    const copy = copyJsonValue(schema);
     if (options.target === "draft-2020-12")
       return copy;
     if (options.target === "draft-07") {

@@ -71,15 +71,6 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
-function copySchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copySchema);
-  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copySchema(item), enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
 /** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
 function describeError(error: unknown): string {
   try {
@@ -123,7 +114,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
-    const copy = copySchema(schema) as Record<string, unknown>;
+    const copy = copyJsonValue(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
     if (options.target === "draft-07") {
       if (Object.hasOwn(copy, "$schema")) copy["$schema"] = "http://json-schema.org/draft-07/schema#";

@@ -7,6 +7,8 @@
 import { compareDecimal } from '../support/compare-decimal.js';
 import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
 
+export { copyJsonValue } from '../support/copy-json-value.js';
+
 /** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
 export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;
 
@@ -72,15 +74,6 @@ export function stringifyJson(value: unknown): string {
     return `{${members.join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-/** A deep copy: fresh objects and arrays (own keys such as `__proto__` kept as keys), shared immutable leaves. */
-export function copyJsonValue<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(copyJsonValue) as T;
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copyJsonValue(item), enumerable: true, writable: true, configurable: true });
-  return copy as T;
 }
 
 /**

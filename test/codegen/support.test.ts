@@ -4,6 +4,7 @@ import { helperCode, helperText, helperUses } from '../../src/codegen/helpers.js
 import { absenceNote } from '../../src/support/absence-note.js';
 import { codePointLength } from '../../src/support/code-point-length.js';
 import { compareDecimal } from '../../src/support/compare-decimal.js';
+import { copyJsonValue } from '../../src/support/copy-json-value.js';
 import { decimalKey } from '../../src/support/decimal-key.js';
 import { decimalOf } from '../../src/support/decimal-of.js';
 import { describeType as describeExact } from '../../src/support/describe-type.exact.js';
@@ -51,19 +52,42 @@ describe('support code', () => {
     expect(jsonEqualExact(-0, 0)).toBe(true);
   });
 
-  it("decimalOf, decimalKey and compareDecimal agree with the runtime's exact decimals (property)", () => {
-    const literal = fc
-      .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,20})$/), fc.option(fc.stringMatching(/^[0-9]{1,10}$/), { nil: undefined }), fc.option(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), { nil: undefined }))
-      .map(([negative, integer, fraction, exponent]) => `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+  it('decimalOf, decimalKey and compareDecimal order numbers exactly, as bigint arithmetic does (property)', () => {
+    const parts = fc.tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,20})$/), fc.option(fc.stringMatching(/^[0-9]{1,10}$/), { nil: undefined }), fc.integer({ min: -40, max: 40 }));
+    const text = ([negative, integer, fraction, exponent]: [boolean, string, string | undefined, number | bigint]): string => `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}e${exponent}`;
+    // The reference: both values as integers over one power of ten, compared by bigint arithmetic.
+    const scaled = ([negative, integer, fraction = '', exponent]: [boolean, string, string | undefined, number]): [bigint, number] => [(negative ? -1n : 1n) * BigInt(integer + fraction), exponent - fraction.length];
+    const reference = (a: [bigint, number], b: [bigint, number]): number => {
+      const low = Math.min(a[1], b[1]);
+      const [x, y] = [a[0] * 10n ** BigInt(a[1] - low), b[0] * 10n ** BigInt(b[1] - low)];
+      return x === y ? 0 : x < y ? -1 : 1;
+    };
     fc.assert(
-      fc.property(literal, literal, (a, b) => {
-        const [x, y] = [new JsonNumber(a), new JsonNumber(b)];
-        const runtime = compareDecimals(parseDecimal(a)!, parseDecimal(b)!);
-        expect(compareDecimal(decimalOf(x), decimalOf(y))).toBe(runtime);
-        expect(decimalKey(x) === decimalKey(y)).toBe(runtime === 0);
+      fc.property(parts, parts, fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), (a, b, shift) => {
+        const expected = reference(scaled(a), scaled(b));
+        const [x, y] = [new JsonNumber(text(a)), new JsonNumber(text(b))];
+        expect(compareDecimal(decimalOf(x), decimalOf(y))).toBe(expected);
+        expect(decimalKey(x) === decimalKey(y)).toBe(expected === 0);
+        // Exponents of any size: shifting both by the same power of ten keeps their order.
+        const [far, farther] = [a, b].map(([negative, integer, fraction, exponent]) => new JsonNumber(text([negative, integer, fraction, BigInt(exponent) + shift])));
+        expect(compareDecimal(decimalOf(far!), decimalOf(farther!))).toBe(expected);
+        expect(compareDecimals(parseDecimal(far!.decimal)!, parseDecimal(farther!.decimal)!)).toBe(expected);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('copyJsonValue copies objects and arrays afresh, keeps "__proto__" as a key, shares the rest', () => {
+    const leaf = new JsonNumber('1e400');
+    const value = JSON.parse('{"__proto__": {"a": [1, {"b": 2}]}, "n": null}') as Record<string, unknown>;
+    value['leaf'] = leaf;
+    const copy = copyJsonValue(value);
+    expect(copy).toEqual(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'n', 'leaf']);
+    expect(copy['__proto__']).not.toBe(value['__proto__']);
+    expect((copy['__proto__'] as { a: unknown[] }).a[1]).not.toBe((value['__proto__'] as { a: unknown[] }).a[1]);
+    expect(copy['leaf']).toBe(leaf);
   });
 
   it('isJsonNumber recognises what the runtime does', () => {
