@@ -144,6 +144,11 @@ export function propertyKey(name: string): Code {
   return identifierPattern.test(name) ? Code.raw(name) : Code.raw(stringLiteral(name));
 }
 
+/** A member name of a type: an identifier as it is, anything else as a string literal (`__proto__` is an ordinary name in a type). */
+export function typeMemberName(name: string): Code {
+  return identifierPattern.test(name) ? Code.identifier(name) : code`${name}`;
+}
+
 /**
  * A JSDoc comment ending in a line break, or nothing: the one way user text enters generated code
  * outside a literal. `*\/` is broken up and every line terminator (including U+2028/U+2029) starts

@@ -3,7 +3,7 @@ import { canonicalJson, sha256Hex } from '../ir/canonical.js';
 import { findMember, type JsonNode } from '../source/json-node.js';
 import { parseSourceBytes, parseSourceText } from '../source/parse.js';
 import { checkSchema } from '../subset/check-schema.js';
-import { numericReading } from '../subset/evaluate.js';
+import { numericReading } from '../subset/numeric-reading.js';
 import { findSchemaWarnings } from '../subset/warnings.js';
 import type { ContractIR } from '../ir/contract-ir.js';
 import { generatedNameProblem, toolNameProblem } from './names.js';

@@ -1,17 +1,16 @@
-import { appendPointer, type DiagnosticInput } from '../diagnostics/diagnostic.js';
+import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import { compactJsonBytes } from '../ir/canonical.js';
-import type { Annotations, AnyRules, ArrayRules, NodeBase, NumberRules, ObjectRules, SchemaNode, StringRules, TypeName } from '../ir/schema-node.js';
+import type { AnyRules, NodeBase, SchemaNode, TypeName } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
-import { evaluate, numericReading } from './evaluate.js';
-import { invalidValue, reportAt, type KeywordDefinition, type ReadContext, type RuleGroup } from './keyword.js';
-import { defaultValue, description, examples, id, schemaUri, title } from './keywords/annotations.js';
-import { type BoundGroup, type BoundKeyword, boundKeywords } from './keywords/bounds.js';
-import { enumKeyword } from './keywords/enum.js';
-import { keywordTable } from './keywords/index.js';
-import { additionalProperties, items, properties as propertiesKeyword, required } from './keywords/object.js';
-import { type } from './keywords/type.js';
+import { evaluate } from './evaluate.js';
+import { invalidValue, KeywordValues, reportAt, withDefined, type ReadContext } from './keyword.js';
+import { descriptiveAnnotations, valueAnnotations } from './keywords/annotations.js';
+import { enumValues } from './keywords/enum.js';
+import { keywordTable, ruleFamilies } from './keywords/index.js';
+import { typeKeyword } from './keywords/type.js';
 import { unsupportedAdvice } from './keywords/unsupported.js';
 import { limits } from './limits.js';
+import { numericReading } from './numeric-reading.js';
 
 export interface SchemaCheckOptions {
   readonly exactNumbers: boolean;
@@ -38,16 +37,6 @@ export function checkSchema(root: JsonNode, options: SchemaCheckOptions, report:
   return failed ? undefined : node;
 }
 
-const groupOfType: Readonly<Record<TypeName, RuleGroup | undefined>> = {
-  null: undefined,
-  boolean: undefined,
-  number: 'number',
-  integer: 'number',
-  string: 'string',
-  array: 'array',
-  object: 'object',
-};
-
 function checkNode(node: JsonNode, schemaPath: string, level: number, context: ReadContext, warn: (d: DiagnosticInput) => void): SchemaNode | undefined {
   if (node.kind !== 'object') {
     if (node.kind === 'boolean') {
@@ -70,8 +59,8 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
     if (value !== undefined) values.set(definition, value);
   }
 
-  const typeName = values.get(type);
-  const declaredGroup = typeName === undefined ? undefined : groupOfType[typeName];
+  const typeName = values.get(typeKeyword.definition);
+  const declaredGroup = typeName === undefined ? undefined : typeKeyword.groupOf(typeName);
   if (typeName !== undefined) {
     for (const member of node.members) {
       const group = keywordTable.get(member.key)?.group;
@@ -90,17 +79,17 @@ function checkNode(node: JsonNode, schemaPath: string, level: number, context: R
   // keyword is an error wherever it stands.
   const child = (child: JsonNode, path: string): SchemaNode | undefined => checkNode(child, path, level + 1, context, warn);
   const rules: AnyRules = {
-    string: stringRules(values),
-    number: numberRules(values),
-    array: arrayRules(values, schemaPath, child),
-    object: objectRules(values, schemaPath, child),
+    string: ruleFamilies.string.rules(values, schemaPath, child),
+    number: ruleFamilies.number.rules(values, schemaPath, child),
+    array: ruleFamilies.array.rules(values, schemaPath, child),
+    object: ruleFamilies.object.rules(values, schemaPath, child),
   };
   const base = withDefined<NodeBase>({
     pointer: node.pointer,
     schemaPath,
     position: node.position,
-    enum: values.get(enumKeyword),
-    annotations: annotations(values),
+    enum: values.get(enumValues.definition),
+    annotations: { ...descriptiveAnnotations.annotations(values), ...valueAnnotations.annotations(values) },
   });
   const built = nodeOfType(typeName, base, rules);
   const enumRule = built.enum;
@@ -135,79 +124,4 @@ function reportUnsupported(keyword: string, value: JsonNode, context: ReadContex
   const advice = unsupportedAdvice[keyword];
   const message = advice === undefined ? `unknown keyword ${JSON.stringify(keyword)}` : `unsupported keyword ${JSON.stringify(keyword)}`;
   reportAt(context, 'JTC104', value, message, advice ?? 'the subset takes only the keywords listed in the README; to keep a note, use "description"');
-}
-
-/** Drops undefined fields, as `exactOptionalPropertyTypes` wants optional fields absent, not undefined. */
-function withDefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefined }): T {
-  const result: Record<string, unknown> = {};
-  for (const key in value) {
-    if (value[key] !== undefined) result[key] = value[key];
-  }
-  return result as T;
-}
-
-/**
- * Each keyword's checked value, by its definition: the definition's type is the value's, so reading
- * one back needs no cast at the call.
- */
-class KeywordValues {
-  private readonly byDefinition = new Map<KeywordDefinition, unknown>();
-
-  set<T>(definition: KeywordDefinition<T>, value: T): void {
-    this.byDefinition.set(definition as KeywordDefinition, value);
-  }
-
-  get<T>(definition: KeywordDefinition<T>): T | undefined {
-    return this.byDefinition.get(definition as KeywordDefinition) as T | undefined;
-  }
-}
-
-/** A group's bounds, as the table names them: a bound's rule field is its keyword. */
-function boundRules<G extends BoundGroup>(group: G, values: KeywordValues): Record<string, unknown> {
-  const rules: Record<string, unknown> = {};
-  for (const keyword of boundKeywords[group] as readonly BoundKeyword<G>[]) {
-    const bound = values.get(keyword.definition);
-    if (bound !== undefined) rules[keyword.keyword] = bound;
-  }
-  return rules;
-}
-
-function stringRules(values: KeywordValues): StringRules {
-  return boundRules('string', values);
-}
-
-function numberRules(values: KeywordValues): NumberRules {
-  return boundRules('number', values);
-}
-
-type ChildChecker = (node: JsonNode, schemaPath: string) => SchemaNode | undefined;
-
-function arrayRules(values: KeywordValues, schemaPath: string, child: ChildChecker): ArrayRules {
-  const itemsSource = values.get(items);
-  const itemSchema = itemsSource === undefined ? undefined : child(itemsSource, `${schemaPath}/items`);
-  return { ...boundRules('array', values), ...(itemSchema === undefined ? {} : { items: itemSchema }) };
-}
-
-function objectRules(values: KeywordValues, schemaPath: string, child: ChildChecker): ObjectRules {
-  const propertiesSource = values.get(propertiesKeyword);
-  const properties = (propertiesSource?.members ?? []).flatMap((member) => {
-    const schema = child(member.value, appendPointer(`${schemaPath}/properties`, member.key));
-    return schema === undefined ? [] : [{ name: member.key, schema }];
-  });
-  return withDefined<ObjectRules>({
-    properties,
-    required: values.get(required) ?? [],
-    additionalProperties: values.get(additionalProperties),
-  });
-}
-
-function annotations(values: KeywordValues): Annotations {
-  return withDefined<Annotations>({
-    title: values.get(title),
-    description: values.get(description),
-    default: values.get(defaultValue),
-    examples: values.get(examples),
-    $schema: values.get(schemaUri),
-    $id: values.get(id),
-  });
 }

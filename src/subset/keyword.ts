@@ -2,8 +2,10 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '../runtime/json.js';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../codegen/code.js';
-import type { CountBound, DecimalBound, Located } from '../ir/schema-node.js';
+import type { AnyRules, CountBound, DecimalBound, Located, SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
+import type { NumericReading } from './numeric-reading.js';
+import type { EmitScope } from './emission.js';
 
 /** Which values a keyword constrains; `all` keywords apply whatever the type. */
 export type RuleGroup = 'string' | 'number' | 'array' | 'object' | 'all';
@@ -13,12 +15,128 @@ export interface ReadContext {
   report(diagnostic: DiagnosticInput): void;
 }
 
-/** One entry of the keyword table: how its value is checked at build time. */
+/** One keyword: how its value is checked at build time, and what an editor is told of it. */
 export interface KeywordDefinition<T = unknown> {
   readonly keyword: string;
   readonly group: RuleGroup;
   /** The keyword's value, checked; undefined after reporting why it is invalid. */
   read(value: JsonNode, context: ReadContext): T | undefined;
+  /** The keyword in the editor schema: its value's JSON Schema (draft-07) and its meaning. */
+  readonly editor: EditorEntry;
+}
+
+/** A draft-07 schema for the keyword's value, `$ref: "#/definitions/schema"` standing for a contract schema. */
+export type EditorEntry = Readonly<Record<string, unknown>> & { readonly description: string };
+
+/**
+ * Each keyword's checked value on one schema, by its definition: the definition's type is the
+ * value's, so reading one back needs no cast at the call.
+ */
+export class KeywordValues {
+  private readonly byDefinition = new Map<KeywordDefinition, unknown>();
+
+  set<T>(definition: KeywordDefinition<T>, value: T): void {
+    this.byDefinition.set(definition as KeywordDefinition, value);
+  }
+
+  get<T>(definition: KeywordDefinition<T>): T | undefined {
+    return this.byDefinition.get(definition as KeywordDefinition) as T | undefined;
+  }
+}
+
+/** Drops undefined fields, as `exactOptionalPropertyTypes` wants optional fields absent, not undefined. */
+export function withDefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefined }): T {
+  const result: Record<string, unknown> = {};
+  for (const key in value) {
+    if (value[key] !== undefined) result[key] = value[key];
+  }
+  return result as T;
+}
+
+export type Warn = (code: DiagnosticCode, at: Located, message: string, hint: string) => void;
+
+/** What a family's build-time warnings are given. */
+export interface WarnScope {
+  readonly numeric: NumericReading;
+  readonly warn: Warn;
+  /** Whether a source value meets a schema; with `ignoreEnum`, by its type and rules alone. */
+  accepts(node: SchemaNode, value: JsonNode, ignoreEnum?: boolean): boolean;
+}
+
+/** What a change does to the values a schema accepts. */
+export type Effect = 'narrows' | 'widens' | 'both';
+
+/** What a family's comparison of two versions of a schema is given, for `jtc diff`. */
+export interface CompareScope {
+  readonly numeric: NumericReading;
+  /** Records a change, at the keyword's value when it still stands (else at the schema). */
+  change(located: Located | undefined, effect: Effect, what: string): void;
+  /** Compares two versions of a child schema. */
+  child(before: SchemaNode, after: SchemaNode): void;
+}
+
+/**
+ * One keyword family (a file of `keywords/`): its keywords and, side by side, every part of what
+ * they mean. The table (`keywords/index.ts`) lists the families in the exported schema's order;
+ * every consumer iterates it, so none names a keyword. Parts a family has nothing for are absent.
+ */
+export interface KeywordFamily {
+  /** Its keywords, in the exported schema's order. */
+  readonly keywords: readonly KeywordDefinition[];
+  /** Its keywords as the exported schema writes them. */
+  toJson(node: SchemaNode, child: (schema: SchemaNode) => JsonNode): readonly (readonly [keyword: string, value: JsonNode])[];
+  /** What it adds to a shape's key: schemas whose keys are equal must validate alike. */
+  shapeKey?(node: SchemaNode, childKey: (schema: SchemaNode) => string): string;
+  /** Legal but almost certainly unmeant uses on one schema (its children are visited apart). */
+  warn?(node: SchemaNode, scope: WarnScope): void;
+  /** JSDoc lines for what it says of a value (annotations, and constraints a type cannot say). */
+  docLines?(node: SchemaNode): readonly string[];
+  /** The changes its keywords make between two versions of a schema; `unrelated` when nothing else compares (another type). */
+  compare?(before: SchemaNode, after: SchemaNode, scope: CompareScope): 'unrelated' | undefined;
+  /** The child schemas its keywords hold. */
+  children?(node: SchemaNode): readonly SchemaNode[];
+}
+
+/** A family whose consumers also call parts of its own (the type's check, the enum's literal types). */
+export type FamilyWithParts = KeywordFamily & Readonly<Record<string, unknown>>;
+
+/** The rules of one group of values, as the IR keeps them. */
+export type RuleGroupName = Exclude<RuleGroup, 'all'>;
+
+/** A JSON value of a group's type, as the parser gives it. */
+export type SourceValueOf<G extends RuleGroupName> = Extract<JsonNode, { kind: G }>;
+
+/**
+ * A family that owns the rules of one group of values (`type: "string"` and the string rules of a
+ * schema without `type`): it builds them, and means them at build time and in generated code.
+ */
+export interface RuleFamily<G extends RuleGroupName> extends KeywordFamily {
+  readonly group: G;
+  /** The group's rules from the values read on one schema; `child` checks a sub-schema. */
+  rules(values: KeywordValues, schemaPath: string, child: (node: JsonNode, schemaPath: string) => SchemaNode | undefined): AnyRules[G];
+  /** Whether the rules constrain nothing (a value of the type then only has to be JSON). */
+  isEmpty(rules: AnyRules[G]): boolean;
+  /** Whether a source value of the group's type meets the rules (numbers as `numeric` reads them). */
+  holds(rules: AnyRules[G], value: SourceValueOf<G>, numeric: NumericReading, accepts: (node: SchemaNode, value: JsonNode) => boolean): boolean;
+  /** The statements that check a value already known to be of the group's type. */
+  emit(rules: AnyRules[G], scope: EmitScope): Code;
+}
+
+/** A rule family whose rules shape the TypeScript type (arrays, objects); for the others `type` alone decides it. */
+export interface TypedRuleFamily<G extends RuleGroupName> extends RuleFamily<G> {
+  /** The type of a value of a schema declaring the group's type, as union members. */
+  type(rules: AnyRules[G], scope: TypeScope, indent: string): readonly Code[];
+}
+
+/** What a family's TypeScript type is given. */
+export interface TypeScope {
+  readonly exactNumbers: boolean;
+  /** A child schema's type as union members; `indent` is the indentation of the line it starts on. */
+  typeOf(node: SchemaNode, indent: string): readonly Code[];
+  /** A child schema's JSDoc comment, or nothing. */
+  doc(node: SchemaNode, indent: string): Code;
+  /** `JsonValue` (any JSON value), which the module then declares. */
+  jsonValue(): Code;
 }
 
 /**
@@ -66,7 +184,17 @@ export function located(node: JsonNode): Located {
 /** Lengths and counts are exact: above 2^53 no JS value could reach them anyway. */
 const maxCount = parseDecimal(String(2 ** 53))!;
 
-export function readCount(keyword: string) {
+/** A length or count keyword: a non-negative integer. */
+export function countKeyword(keyword: string, group: RuleGroup, description: string): KeywordDefinition<CountBound> {
+  return { keyword, group, read: readCount(keyword), editor: { type: 'integer', minimum: 0, description } };
+}
+
+/** A numeric bound, held exactly. */
+export function decimalKeyword(keyword: string, group: RuleGroup, description: string): KeywordDefinition<DecimalBound> {
+  return { keyword, group, read: readDecimal(keyword), editor: { type: 'number', description } };
+}
+
+function readCount(keyword: string) {
   return (node: JsonNode, context: ReadContext): CountBound | undefined => {
     if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a non-negative integer, found ${node.kind}`);
     const value = parseDecimal(node.lexeme)!;
@@ -78,7 +206,7 @@ export function readCount(keyword: string) {
   };
 }
 
-export function readDecimal(keyword: string) {
+function readDecimal(keyword: string) {
   return (node: JsonNode, context: ReadContext): DecimalBound | undefined => {
     if (node.kind !== 'number') return invalidValue(context, node, `"${keyword}" must be a number, found ${node.kind}`);
     const value = parseDecimal(node.lexeme)!;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../../src/contract/check-contract.js';
 import { parseSourceText } from '../../src/source/parse.js';
-import { evaluate, f64Reading } from '../../src/subset/evaluate.js';
+import { evaluate } from '../../src/subset/evaluate.js';
+import { f64Reading } from '../../src/subset/numeric-reading.js';
 import { nearInstance, subsetSchema, type Schema } from '../support/arbitraries.js';
 import { compileSchema } from '../support/load-module.js';
 

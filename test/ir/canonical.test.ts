@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, compactJsonBytes, sha256Hex } from '../../src/ir/canonical.js';
 import { equalityKey, jsonNodesEqual } from '../../src/ir/json-equality.js';
 import { parseSourceText } from '../../src/source/parse.js';
-import { exactReading, f64Reading } from '../../src/subset/evaluate.js';
+import { exactReading, f64Reading } from '../../src/subset/numeric-reading.js';
 
 const node = (text: string) => parseSourceText(text).root!;
 

@@ -1,17 +1,18 @@
-import type { Code } from '../../codegen/code.js';
-import type { ArrayRules, CountBound, DecimalBound, NumberRules, StringRules } from '../../ir/schema-node.js';
-import type { ParsedDecimal } from '../../runtime/json.js';
-import type { EmitContext, EmittedCheck, KeywordDefinition, ValueConstraint } from '../keyword.js';
-import { maxItems, maxItemsConstraint, minItems, minItemsConstraint } from './item-count.js';
-import { maximum, maximumConstraint, minimum, minimumConstraint } from './number-bounds.js';
-import { maxLength, maxLengthConstraint, minLength, minLengthConstraint } from './string-length.js';
+import { lines, type Code } from '../../codegen/code.js';
+import type { ArrayRules, CountBound, DecimalBound, NumberRules, SchemaNode, StringRules } from '../../ir/schema-node.js';
+import { rulesOf } from '../../ir/schema-node.js';
+import { compareDecimals, type ParsedDecimal } from '../../runtime/json.js';
+import type { JsonNode } from '../../source/json-node.js';
+import type { EmitScope } from '../emission.js';
+import type { CompareScope, KeywordDefinition, KeywordValues, SourceValueOf, ValueConstraint, WarnScope } from '../keyword.js';
+import type { NumericReading } from '../numeric-reading.js';
 
 /**
- * The bound keywords, each with every part of its meaning in one entry: how its value is read,
- * its build-time meaning and generated check (the constraint), where the IR keeps it, and how it
- * is written back (exported schema, JSDoc tag, shape key). Consumers iterate this table in its
- * order, which is the order of the exported schema and of the generated checks; none names a
- * bound keyword, so a new one is one entry here plus its file.
+ * A bound keyword is one entry: how its value is read, its build-time meaning and generated check
+ * (the constraint), where the IR keeps it and which side it bounds. What every bound means to
+ * every consumer (exported schema, JSDoc tag, shape key, warnings, diff) is written once below,
+ * over a family's entries in their order, which is the order of the exported schema and of the
+ * generated checks; a new bound is one entry in its family's file.
  */
 export type BoundGroup = 'string' | 'number' | 'array';
 
@@ -21,64 +22,120 @@ interface GroupTypes {
   array: { rules: ArrayRules; bound: CountBound; value: readonly unknown[] };
 }
 
+type RulesOf<G extends BoundGroup> = GroupTypes[G]['rules'];
+type BoundOf<G extends BoundGroup> = GroupTypes[G]['bound'];
+
 export interface BoundKeyword<G extends BoundGroup = BoundGroup> {
   readonly keyword: string;
   readonly group: G;
-  readonly definition: KeywordDefinition<GroupTypes[G]['bound']>;
-  readonly constraint: ValueConstraint<GroupTypes[G]['bound'], GroupTypes[G]['value']>;
+  readonly definition: KeywordDefinition<BoundOf<G>>;
+  readonly constraint: ValueConstraint<BoundOf<G>, GroupTypes[G]['value']>;
+  /** A lower bound is tightened by raising it, an upper one by lowering it. */
+  readonly side: 'lower' | 'upper';
   /** The bound in its group's rules, where the checker put it. */
-  of(rules: GroupTypes[G]['rules']): GroupTypes[G]['bound'] | undefined;
-  /** The bound as written: exported schema, `@tag` and shape key. */
-  text(bound: GroupTypes[G]['bound']): string;
+  of(rules: RulesOf<G>): BoundOf<G> | undefined;
 }
 
-const count = (bound: CountBound): string => String(bound.value);
-const decimal = (bound: DecimalBound): string => bound.lexeme;
+/** What every bound of a group shares: how it is written and ordered, and how a source value meets it. */
+interface BoundGroupReading<G extends BoundGroup> {
+  /** The bound as written: exported schema, `@tag`, shape key and messages. */
+  text(bound: BoundOf<G>): string;
+  /** Orders two bounds as `numeric` reads them. */
+  order(a: BoundOf<G>, b: BoundOf<G>, numeric: NumericReading): number;
+  /** A source value of the group's type as its constraints read it, and the bound as the same mode reads it. */
+  valueOf(source: SourceValueOf<G>, numeric: NumericReading): GroupTypes[G]['value'];
+  reread(bound: BoundOf<G>, numeric: NumericReading): BoundOf<G>;
+  /** What "no … is valid" says. */
+  readonly noun: string;
+}
 
-const stringBounds: readonly BoundKeyword<'string'>[] = [
-  { keyword: 'minLength', group: 'string', definition: minLength, constraint: minLengthConstraint, of: (r) => r.minLength, text: count },
-  { keyword: 'maxLength', group: 'string', definition: maxLength, constraint: maxLengthConstraint, of: (r) => r.maxLength, text: count },
-];
-const numberBounds: readonly BoundKeyword<'number'>[] = [
-  { keyword: 'minimum', group: 'number', definition: minimum, constraint: minimumConstraint, of: (r) => r.minimum, text: decimal },
-  { keyword: 'maximum', group: 'number', definition: maximum, constraint: maximumConstraint, of: (r) => r.maximum, text: decimal },
-];
-const arrayBounds: readonly BoundKeyword<'array'>[] = [
-  { keyword: 'minItems', group: 'array', definition: minItems, constraint: minItemsConstraint, of: (r) => r.minItems, text: count },
-  { keyword: 'maxItems', group: 'array', definition: maxItems, constraint: maxItemsConstraint, of: (r) => r.maxItems, text: count },
-];
+const countReading = {
+  text: (bound: CountBound): string => String(bound.value),
+  order: (a: CountBound, b: CountBound): number => a.value - b.value,
+  reread: (bound: CountBound): CountBound => bound,
+};
 
-/** Every bound keyword, by group, in the exported schema's order. */
-export const boundKeywords = { string: stringBounds, number: numberBounds, array: arrayBounds } as const satisfies { readonly [G in BoundGroup]: readonly BoundKeyword<G>[] };
+const readings: { readonly [G in BoundGroup]: BoundGroupReading<G> } = {
+  string: { ...countReading, valueOf: (source) => source.value, noun: 'string' },
+  array: { ...countReading, valueOf: (source) => source.items, noun: 'array' },
+  number: {
+    text: (bound) => bound.lexeme,
+    order: (a, b, numeric) => compareDecimals(numeric(a.lexeme), numeric(b.lexeme)),
+    valueOf: (source, numeric) => numeric(source.lexeme),
+    // The default mode reads bounds as their nearest f64, as the value is read.
+    reread: (bound, numeric) => ({ ...bound, value: numeric(bound.lexeme) }),
+    noun: 'number',
+  },
+};
 
-/** The bounds a group's rules hold, with their keyword: what every consumer iterates. */
-export function boundsOf<G extends BoundGroup>(group: G, rules: GroupTypes[G]['rules'] | undefined): { readonly keyword: BoundKeyword<G>; readonly bound: GroupTypes[G]['bound'] }[] {
+/** The bounds rules hold, with their keyword, in table order. */
+function boundsOf<G extends BoundGroup>(keywords: readonly BoundKeyword<G>[], rules: RulesOf<G> | undefined): { readonly keyword: BoundKeyword<G>; readonly bound: BoundOf<G> }[] {
   if (rules === undefined) return [];
-  return (boundKeywords[group] as readonly BoundKeyword<G>[]).flatMap((keyword) => {
+  return keywords.flatMap((keyword) => {
     const bound = keyword.of(rules);
     return bound === undefined ? [] : [{ keyword, bound }];
   });
 }
 
-/** The generated check of each bound a group's rules hold, in order. */
-export function emitBounds<G extends BoundGroup>(group: G, rules: GroupTypes[G]['rules'], value: Code, context: EmitContext): (readonly [string, EmittedCheck])[] {
-  return boundsOf(group, rules).map(({ keyword, bound }) => [keyword.keyword, keyword.constraint.emit(bound, value, context)] as const);
-}
+const groupRules = <G extends BoundGroup>(group: G, node: SchemaNode): RulesOf<G> | undefined => rulesOf(node)[group] as RulesOf<G> | undefined;
 
-/** Whether a source value meets every bound a group's rules hold; `reread` lets the default mode read number bounds as f64. */
-export function boundsHold<G extends BoundGroup>(group: G, rules: GroupTypes[G]['rules'], value: GroupTypes[G]['value'], reread: (bound: GroupTypes[G]['bound']) => GroupTypes[G]['bound'] = (bound) => bound): boolean {
-  return boundsOf(group, rules).every(({ keyword, bound }) => keyword.constraint.holds(reread(bound), value));
-}
-
-/** The bounds a group's rules hold as `keyword=text`, for shape keys and tags. */
-export function boundsWritten<G extends BoundGroup>(group: G, rules: GroupTypes[G]['rules'] | undefined, separator = '~'): string {
-  return boundsOf(group, rules)
-    .map(({ keyword, bound }) => `${keyword.keyword}=${keyword.text(bound)}`)
-    .join(separator);
-}
-
-/** Every bound of a node's rules as written, group by group in table order: for JSDoc tags and the exported schema. */
-export function writtenBounds(rules: { readonly [G in BoundGroup]?: GroupTypes[G]['rules'] }, groups: readonly BoundGroup[] = ['string', 'number', 'array']): { readonly keyword: string; readonly text: string }[] {
-  const written = <G extends BoundGroup>(group: G) => boundsOf(group, rules[group]).map(({ keyword, bound }) => ({ keyword: keyword.keyword, text: keyword.text(bound) }));
-  return groups.flatMap((group) => written(group));
+/**
+ * Every part of a group's bounds (its entries, in the exported schema's order), for the family
+ * that owns the group: the string and number families are their bounds; the array family adds `items`.
+ */
+export function boundParts<G extends BoundGroup>(group: G, keywords: readonly BoundKeyword<G>[]) {
+  const reading = readings[group] as BoundGroupReading<G>;
+  const written = (rules: RulesOf<G> | undefined) => boundsOf(keywords, rules).map(({ keyword, bound }) => ({ keyword: keyword.keyword, text: reading.text(bound) }));
+  return {
+    keywords: keywords.map((keyword): KeywordDefinition => keyword.definition),
+    /** The group's bounds as the checker read them; a bound's rule field is its keyword. */
+    rules(values: KeywordValues): RulesOf<G> {
+      const rules: Record<string, unknown> = {};
+      for (const keyword of keywords) {
+        const bound = values.get(keyword.definition);
+        if (bound !== undefined) rules[keyword.keyword] = bound;
+      }
+      return rules as RulesOf<G>;
+    },
+    isEmpty: (rules: RulesOf<G>): boolean => boundsOf(keywords, rules).length === 0,
+    holds: (rules: RulesOf<G>, source: SourceValueOf<G>, numeric: NumericReading): boolean => {
+      const value = reading.valueOf(source, numeric);
+      return boundsOf(keywords, rules).every(({ keyword, bound }) => keyword.constraint.holds(reading.reread(bound, numeric), value));
+    },
+    /** One generated check per bound, in table order. */
+    emit: (rules: RulesOf<G>, scope: EmitScope): Code => lines(scope.failAll(boundsOf(keywords, rules).map(({ keyword, bound }) => [keyword.keyword, keyword.constraint.emit(bound, scope.value, scope.context)] as const))),
+    toJson: (node: SchemaNode): (readonly [string, JsonNode])[] => written(groupRules(group, node)).map(({ keyword, text }) => [keyword, { kind: 'number', position: node.position, pointer: node.pointer, lexeme: text }] as const),
+    shapeKey: (node: SchemaNode): string =>
+      written(groupRules(group, node))
+        .map(({ keyword, text }) => `${keyword}=${text}`)
+        .join('~'),
+    docLines: (node: SchemaNode): string[] => written(groupRules(group, node)).map(({ keyword, text }) => `@${keyword} ${text}`),
+    /** A lower bound above the upper one (JTC202): no value of the group is valid. */
+    warn(node: SchemaNode, scope: WarnScope): void {
+      const bounds = boundsOf(keywords, groupRules(group, node));
+      const lower = bounds.find(({ keyword }) => keyword.side === 'lower');
+      const upper = bounds.find(({ keyword }) => keyword.side === 'upper');
+      if (lower === undefined || upper === undefined || reading.order(lower.bound, upper.bound, scope.numeric) <= 0) return;
+      const [low, high] = [lower.keyword.keyword, upper.keyword.keyword];
+      scope.warn('JTC202', lower.bound, `"${low}" ${reading.text(lower.bound)} is greater than "${high}" ${reading.text(upper.bound)}: no ${reading.noun} is valid`, 'swap or correct the bounds');
+    },
+    /** A bound added, or tightened, narrows; removed or loosened widens. */
+    compare(before: SchemaNode, after: SchemaNode, scope: CompareScope): undefined {
+      const [was, now] = [groupRules(group, before), groupRules(group, after)];
+      for (const keyword of keywords) {
+        const old = was === undefined ? undefined : keyword.of(was);
+        const current = now === undefined ? undefined : keyword.of(now);
+        const name = keyword.keyword;
+        if (old === undefined) {
+          if (current !== undefined) scope.change(current, 'narrows', `"${name}" ${reading.text(current)} was added`);
+        } else if (current === undefined) {
+          scope.change(undefined, 'widens', `"${name}" ${reading.text(old)} was removed`);
+        } else {
+          const sign = reading.order(current, old, scope.numeric);
+          const tighter = keyword.side === 'lower' ? sign > 0 : sign < 0;
+          if (sign !== 0) scope.change(current, tighter ? 'narrows' : 'widens', `"${name}" went from ${reading.text(old)} to ${reading.text(current)}`);
+        }
+      }
+    },
+  };
 }

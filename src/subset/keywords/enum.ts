@@ -1,14 +1,15 @@
-import { Code, code, join } from '../../codegen/code.js';
-import { decimalKey, parseDecimal, type ParsedDecimal } from '../../runtime/json.js';
+import { Code, code, join, typeMemberName } from '../../codegen/code.js';
+import { decimalKey, parseDecimal, roundTripsThroughF64 } from '../../runtime/json.js';
 import { jsonLiteral } from '../../codegen/json-literal.js';
-import { jsonNodesEqual } from '../../ir/json-equality.js';
+import { equalityKey, jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition, type FamilyWithParts } from '../keyword.js';
+import type { NumericReading } from '../numeric-reading.js';
 import { limits } from '../limits.js';
 
-export const enumKeyword: KeywordDefinition<EnumRule> = {
+const enumKeyword: KeywordDefinition<EnumRule> = {
   keyword: 'enum',
   group: 'all',
   read(node, context) {
@@ -19,17 +20,14 @@ export const enumKeyword: KeywordDefinition<EnumRule> = {
     if (!valuesFitF64('enum', node, context)) return undefined;
     return { ...located(node), values: node.items, accepted: node.items };
   },
+  editor: { type: 'array', maxItems: limits.enumValues, description: `The allowed values, compared by JSON equality (deep, key order ignored, 1 equals 1.0). At most ${limits.enumValues}.` },
 };
-
-export function enumHolds(rule: EnumRule, value: JsonNode, numeric: (lexeme: string) => ParsedDecimal): boolean {
-  return rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric));
-}
 
 /** Above this many scalar values a Set lookup beats a chain of comparisons. */
 const setThreshold = 6;
 const listedInMessage = 10;
 
-export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
+function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck {
   const exact = context.exactNumbers;
   const isScalar = (v: JsonNode): boolean => v.kind !== 'object' && v.kind !== 'array' && !(exact && v.kind === 'number');
   const values = rule.accepted;
@@ -64,3 +62,76 @@ export function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext)
     params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(values.map(literalOf), ', ')}])`)} }`,
   };
 }
+
+/** A JSON value as a TypeScript literal type. */
+function literalType(value: JsonNode, exactNumbers: boolean): Code {
+  switch (value.kind) {
+    case 'string':
+      return code`${value.value}`;
+    case 'number':
+      // A number's shortest text is code as it is (never "-0": the type of zero is 0).
+      return exactNumbers && !roundTripsThroughF64(value.lexeme) ? code`JsonNumber` : Code.raw(String(Number(value.lexeme)));
+    case 'boolean':
+      return code`${value.value}`;
+    case 'null':
+      return code`null`;
+    case 'array':
+      return code`[${join(
+        value.items.map((item) => literalType(item, exactNumbers)),
+        ', ',
+      )}]`;
+    case 'object':
+      return value.members.length === 0
+        ? code`{}`
+        : code`{ ${join(
+            value.members.map((m) => code`${typeMemberName(m.key)}: ${literalType(m.value, exactNumbers)};`),
+            ' ',
+          )} }`;
+  }
+}
+
+const plural = (n: number, one: string): string => (n === 1 ? one : `${n} values`);
+
+/** `enum`: the allowed values, by JSON equality; members the schema's own type or rules reject drop out of validators and types. */
+export const enumValues = {
+  keywords: [enumKeyword],
+  definition: enumKeyword,
+  holds: (rule: EnumRule, value: JsonNode, numeric: NumericReading): boolean => rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric)),
+  emit: emitEnumCheck,
+  /** The accepted members as literal types; in exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value. */
+  type(rule: EnumRule, exactNumbers: boolean): readonly Code[] {
+    if (rule.accepted.length === 0) return [code`never`];
+    const literals = rule.accepted.map((value) => literalType(value, exactNumbers));
+    return exactNumbers && rule.accepted.some((v) => v.kind === 'number') ? [...literals, code`NumericValue`] : literals;
+  },
+  toJson: (node) => (node.enum === undefined ? [] : [[enumKeyword.keyword, { kind: 'array', position: node.position, pointer: node.pointer, items: node.enum.values }] as const]),
+  shapeKey: (node) => (node.enum === undefined ? '' : `[${node.enum.accepted.map(canonicalJson).join(',')}]`),
+  warn(node, scope) {
+    if (node.enum === undefined) return;
+    const values = node.enum.values;
+    if (values.length === 0) scope.warn('JTC204', node.enum, '"enum" is empty: no value is valid', 'list the allowed values, or remove the property');
+    const seen = new Set<string>();
+    for (const value of values) {
+      const key = equalityKey(value, scope.numeric);
+      const repeated = seen.has(key);
+      seen.add(key);
+      if (repeated) scope.warn('JTC205', value, `enum value ${canonicalJson(value)} repeats an earlier one`, 'remove the repetition');
+      else if (!scope.accepts(node, value, true)) scope.warn('JTC203', value, `enum value ${canonicalJson(value)} is rejected by the schema's own type or bounds`, 'remove it or correct the schema');
+    }
+  },
+  compare(before, after, scope) {
+    const [oldEnum, newEnum] = [before.enum, after.enum];
+    if (oldEnum === undefined || newEnum === undefined) {
+      if (oldEnum !== undefined) scope.change(undefined, 'widens', '"enum" was removed');
+      else if (newEnum !== undefined) scope.change(newEnum, 'narrows', '"enum" was added');
+      return;
+    }
+    const keyOf = (value: JsonNode): string => equalityKey(value, scope.numeric);
+    const oldKeys = new Set(oldEnum.accepted.map(keyOf));
+    const newKeys = new Set(newEnum.accepted.map(keyOf));
+    const removed = oldEnum.accepted.filter((v) => !newKeys.has(keyOf(v))).length;
+    const added = newEnum.accepted.filter((v) => !oldKeys.has(keyOf(v))).length;
+    if (removed > 0) scope.change(newEnum, 'narrows', `"enum" lost ${plural(removed, 'a value')}`);
+    if (added > 0) scope.change(newEnum, 'widens', `"enum" gained ${plural(added, 'a value')}`);
+  },
+} satisfies FamilyWithParts;

@@ -1,13 +1,23 @@
-import type { KeywordDefinition } from '../keyword.js';
-import { defaultValue, description, examples, id, schemaUri, title } from './annotations.js';
-import { enumKeyword } from './enum.js';
-import { maxItems, minItems } from './item-count.js';
-import { maximum, minimum } from './number-bounds.js';
-import { additionalProperties, items, properties, required } from './object.js';
-import { maxLength, minLength } from './string-length.js';
-import { type } from './type.js';
+import type { KeywordDefinition, KeywordFamily } from '../keyword.js';
+import { descriptiveAnnotations, valueAnnotations } from './annotations.js';
+import { arrayRules } from './array.js';
+import { enumValues } from './enum.js';
+import { numberBounds } from './number-bounds.js';
+import { objectRules } from './object.js';
+import { stringLength } from './string-length.js';
+import { typeKeyword } from './type.js';
 
-/** The whole subset: every keyword a contract schema may use. Anything else is rejected. */
-export const keywordTable: ReadonlyMap<string, KeywordDefinition> = new Map(
-  ([type, enumKeyword, minLength, maxLength, minimum, maximum, minItems, maxItems, items, properties, required, additionalProperties, title, description, defaultValue, examples, schemaUri, id] as KeywordDefinition[]).map((definition) => [definition.keyword, definition]),
-);
+/**
+ * The keyword table: every family, in the exported schema's order. Consumers iterate it (or the
+ * views below) and never name a keyword; a new keyword is an entry in its family's file.
+ */
+export const keywordFamilies: readonly KeywordFamily[] = [descriptiveAnnotations, typeKeyword, stringLength, numberBounds, arrayRules, objectRules, enumValues, valueAnnotations];
+
+/** The whole subset: every keyword a contract schema may use, by name. Anything else is rejected. */
+export const keywordTable: ReadonlyMap<string, KeywordDefinition> = new Map(keywordFamilies.flatMap((family) => family.keywords).map((definition) => [definition.keyword, definition]));
+
+/** The family that owns each group's rules. */
+export const ruleFamilies = { string: stringLength, number: numberBounds, array: arrayRules, object: objectRules } as const;
+
+/** The families that speak in JSDoc, in its order: what the value is, its examples, then what its type cannot say. */
+export const documentingFamilies: readonly KeywordFamily[] = [descriptiveAnnotations, valueAnnotations, typeKeyword, stringLength, numberBounds, arrayRules];

@@ -1,10 +1,11 @@
 import { Code, code } from '../../codegen/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
 import { compareDecimals, parseDecimal, roundTripsThroughF64, type ParsedDecimal } from '../../runtime/json.js';
-import { readDecimal, type EmitContext, type EmittedCheck, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
+import { decimalKeyword, type EmitContext, type EmittedCheck, type RuleFamily, type ValueConstraint } from '../keyword.js';
+import { boundParts, type BoundKeyword } from './bounds.js';
 
-export const minimum: KeywordDefinition<DecimalBound> = { keyword: 'minimum', group: 'number', read: readDecimal('minimum') };
-export const maximum: KeywordDefinition<DecimalBound> = { keyword: 'maximum', group: 'number', read: readDecimal('maximum') };
+const minimum = decimalKeyword('minimum', 'number', 'Numbers: at least this value (inclusive), compared exactly.');
+const maximum = decimalKeyword('maximum', 'number', 'Numbers: at most this value (inclusive), compared exactly.');
 
 /**
  * The comparison `value <op> bound` is false when the value breaks the bound.
@@ -31,14 +32,22 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
   return { fails, message, params: code`{ limit: ${bound.lexeme} }` };
 }
 
-export const minimumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
+const minimumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
   keyword: 'minimum',
   holds: (bound, value) => compareDecimals(value, bound.value) >= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} < ${f64}`, '< 0', '>='),
 };
 
-export const maximumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
+const maximumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
   keyword: 'maximum',
   holds: (bound, value) => compareDecimals(value, bound.value) <= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} > ${f64}`, '> 0', '<='),
 };
+
+const bounds: readonly BoundKeyword<'number'>[] = [
+  { keyword: 'minimum', group: 'number', definition: minimum, constraint: minimumConstraint, side: 'lower', of: (rules) => rules.minimum },
+  { keyword: 'maximum', group: 'number', definition: maximum, constraint: maximumConstraint, side: 'upper', of: (rules) => rules.maximum },
+];
+
+/** The number rules (of `number` and `integer`): inclusive `minimum` and `maximum`, exact. */
+export const numberBounds: RuleFamily<'number'> = { group: 'number', ...boundParts('number', bounds) };

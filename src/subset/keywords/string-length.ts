@@ -1,10 +1,11 @@
 import { Code, code } from '../../codegen/code.js';
 import { codePointLength } from '../../support/code-point-length.js';
 import type { CountBound } from '../../ir/schema-node.js';
-import { readCount, type KeywordDefinition, type ValueConstraint } from '../keyword.js';
+import { countKeyword, type RuleFamily, type ValueConstraint } from '../keyword.js';
+import { boundParts, type BoundKeyword } from './bounds.js';
 
-export const minLength: KeywordDefinition<CountBound> = { keyword: 'minLength', group: 'string', read: readCount('minLength') };
-export const maxLength: KeywordDefinition<CountBound> = { keyword: 'maxLength', group: 'string', read: readCount('maxLength') };
+const minLength = countKeyword('minLength', 'string', 'Strings: at least this many characters, counted in code points.');
+const maxLength = countKeyword('maxLength', 'string', 'Strings: at most this many characters, counted in code points.');
 
 const characters = (n: number): string => (n === 1 ? 'character' : 'characters');
 
@@ -12,7 +13,7 @@ const characters = (n: number): string => (n === 1 ? 'character' : 'characters')
  * A string of n UTF-16 units has between n/2 and n code points, so the units decide most cases
  * and the code points are counted only in the band where they cannot.
  */
-export const minLengthConstraint: ValueConstraint<CountBound, string> = {
+const minLengthConstraint: ValueConstraint<CountBound, string> = {
   keyword: 'minLength',
   holds: (bound, value) => codePointLength(value) >= bound.value,
   emit: (bound, value) => ({
@@ -22,7 +23,7 @@ export const minLengthConstraint: ValueConstraint<CountBound, string> = {
   }),
 };
 
-export const maxLengthConstraint: ValueConstraint<CountBound, string> = {
+const maxLengthConstraint: ValueConstraint<CountBound, string> = {
   keyword: 'maxLength',
   holds: (bound, value) => codePointLength(value) <= bound.value,
   emit: (bound, value) => ({
@@ -31,3 +32,11 @@ export const maxLengthConstraint: ValueConstraint<CountBound, string> = {
     params: code`{ limit: ${bound.value} }`,
   }),
 };
+
+const bounds: readonly BoundKeyword<'string'>[] = [
+  { keyword: 'minLength', group: 'string', definition: minLength, constraint: minLengthConstraint, side: 'lower', of: (rules) => rules.minLength },
+  { keyword: 'maxLength', group: 'string', definition: maxLength, constraint: maxLengthConstraint, side: 'upper', of: (rules) => rules.maxLength },
+];
+
+/** The string rules: `minLength` and `maxLength`, counted in code points. */
+export const stringLength: RuleFamily<'string'> = { group: 'string', ...boundParts('string', bounds) };

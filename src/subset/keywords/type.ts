@@ -1,11 +1,11 @@
 import { Code, code } from '../../codegen/code.js';
-import type { TypeName } from '../../ir/schema-node.js';
+import type { SchemaNode, TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition } from '../keyword.js';
+import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type FamilyWithParts, type RuleGroupName, type Effect } from '../keyword.js';
 
 const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
 
-export const type: KeywordDefinition<TypeName> = {
+const type: KeywordDefinition<TypeName> = {
   keyword: 'type',
   group: 'all',
   read(node, context) {
@@ -16,37 +16,87 @@ export const type: KeywordDefinition<TypeName> = {
     const found = node.kind === 'string' ? JSON.stringify(node.value) : node.kind;
     return invalidValue(context, node, `"type" must be one of ${typeNames.join(', ')}; found ${found}`);
   },
+  editor: { enum: typeNames, description: 'The one JSON type of the value; absent: any JSON value. 1.0 and 1e2 are integers.' },
 };
 
-/** The JSON type of a source value, as JSON Schema 2020-12 sees it (`1.0` is an integer). */
-export function sourceTypeMatches(typeName: TypeName, node: JsonNode, isInteger: (lexeme: string) => boolean): boolean {
-  switch (typeName) {
-    case 'integer':
-      return node.kind === 'number' && isInteger(node.lexeme);
-    case 'number':
-      return node.kind === 'number';
-    default:
-      return node.kind === typeName;
-  }
+const groupOfType: Readonly<Record<TypeName, RuleGroupName | undefined>> = {
+  null: undefined,
+  boolean: undefined,
+  number: 'number',
+  integer: 'number',
+  string: 'string',
+  array: 'array',
+  object: 'object',
+};
+
+/** What a type change does: `any` and `number` → `integer` narrow, the reverse widens, anything else is another type. */
+function kindChange(before: SchemaNode['kind'], after: SchemaNode['kind']): Effect {
+  if (before === 'any' || (before === 'number' && after === 'integer')) return 'narrows';
+  if (after === 'any' || (before === 'integer' && after === 'number')) return 'widens';
+  return 'both';
 }
 
-/**
- * The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances
- * fail. In exact mode a number may also be a bigint or a JsonNumber.
- */
-export function emitTypeCheck(typeName: TypeName, value: Code, exact: boolean): EmittedCheck {
-  const fails = {
-    null: code`${value} !== null`,
-    boolean: code`typeof ${value} !== "boolean"`,
-    number: exact ? code`!${Code.helper('isNumeric')}(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
-    integer: exact ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (${Code.helper('isJsonNumber')}(${value}) && ${Code.helper('decimalOf')}(${value})[2] >= 0))` : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
-    string: code`typeof ${value} !== "string"`,
-    array: code`!Array.isArray(${value})`,
-    object: code`!${Code.helper('isPlainObject')}(${value})`,
-  }[typeName];
-  return {
-    fails,
-    message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + ${Code.helper('describeType')}(${value})`,
-    params: code`{ type: ${typeName} }`,
-  };
-}
+const kindText = (kind: SchemaNode['kind']): string => (kind === 'any' ? 'any' : `"${kind}"`);
+
+/** `type`: exactly one JSON type; absent, any JSON value (and a schema's rules of every type apply, each to its own). */
+export const typeKeyword = {
+  keywords: [type],
+  definition: type,
+  /** The group of rules a declared type takes; the others are inert on it (JTC201). */
+  groupOf: (typeName: TypeName): RuleGroupName | undefined => groupOfType[typeName],
+
+  /** The JSON type of a source value, as JSON Schema 2020-12 sees it (`1.0` is an integer). */
+  matches(typeName: TypeName, node: JsonNode, isInteger: (lexeme: string) => boolean): boolean {
+    switch (typeName) {
+      case 'integer':
+        return node.kind === 'number' && isInteger(node.lexeme);
+      case 'number':
+        return node.kind === 'number';
+      default:
+        return node.kind === typeName;
+    }
+  },
+
+  /**
+   * The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances
+   * fail. In exact mode a number may also be a bigint or a JsonNumber.
+   */
+  emit(typeName: TypeName, value: Code, exact: boolean): EmittedCheck {
+    const fails = {
+      null: code`${value} !== null`,
+      boolean: code`typeof ${value} !== "boolean"`,
+      number: exact ? code`!${Code.helper('isNumeric')}(${value})` : code`typeof ${value} !== "number" || !Number.isFinite(${value})`,
+      integer: exact ? code`!(typeof ${value} === "number" ? Number.isInteger(${value}) : typeof ${value} === "bigint" || (${Code.helper('isJsonNumber')}(${value}) && ${Code.helper('decimalOf')}(${value})[2] >= 0))` : code`typeof ${value} !== "number" || !Number.isInteger(${value})`,
+      string: code`typeof ${value} !== "string"`,
+      array: code`!Array.isArray(${value})`,
+      object: code`!${Code.helper('isPlainObject')}(${value})`,
+    }[typeName];
+    return {
+      fails,
+      message: code`${`must be ${typeName === 'integer' ? 'an integer' : typeName === 'array' || typeName === 'object' ? `an ${typeName}` : typeName}, got `} + ${Code.helper('describeType')}(${value})`,
+      params: code`{ type: ${typeName} }`,
+    };
+  },
+
+  /** The TypeScript type of a scalar type. Exact mode tells the truth: an integer may arrive as a bigint, any number as a JsonNumber. */
+  scalarType(typeName: 'null' | 'boolean' | 'number' | 'integer' | 'string', exact: boolean): readonly Code[] {
+    switch (typeName) {
+      case 'number':
+        return [exact ? code`NumericValue` : code`number`];
+      case 'integer':
+        return exact ? [code`number`, code`bigint`] : [code`number`];
+      default:
+        return [Code.raw(typeName)];
+    }
+  },
+
+  toJson: (node) => (node.kind === 'any' ? [] : [[type.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value: node.kind }] as const]),
+  shapeKey: (node) => node.kind,
+  docLines: (node) => (node.kind === 'integer' ? ['@integer'] : []),
+  compare(before, after, scope) {
+    if (before.kind === after.kind) return;
+    const effect = kindChange(before.kind, after.kind);
+    scope.change(undefined, effect, `"type" went from ${kindText(before.kind)} to ${kindText(after.kind)}`);
+    return effect === 'both' ? 'unrelated' : undefined;
+  },
+} satisfies FamilyWithParts;

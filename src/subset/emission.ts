@@ -1,0 +1,104 @@
+import { appendPointer } from '../diagnostics/diagnostic.js';
+import { Code, code, lines } from '../codegen/code.js';
+import type { SchemaNode } from '../ir/schema-node.js';
+import type { EmitContext, EmittedCheck } from './keyword.js';
+
+/**
+ * The shape of generated validator functions, which keyword families write into and
+ * `emit/validator.ts` assembles: every object or array shape gets a `check…` function (the fast
+ * path) and a `collect…` function (every issue, with its paths), both rendered from the same
+ * checks by a pass.
+ */
+
+/** The functions of one shape. */
+export interface ValidatorCode {
+  readonly checkName: string;
+  readonly collectName: string;
+}
+
+/**
+ * Where a value sits, for `collect`: the function's mutable path array and, for a value inline in
+ * its parent's function, its key. Arrays are allocated only for an issue; a child function's call
+ * pushes and pops the key instead.
+ */
+export interface PathRef {
+  readonly base: Code;
+  readonly key?: Code;
+}
+
+const at = (path: PathRef): Code => (path.key === undefined ? path.base : code`[...${path.base}, ${path.key}]`);
+export const functionPath: PathRef = { base: Code.identifier('path') };
+export const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
+
+/**
+ * Schema paths in a shape's functions are relative to the shape, and `collect` takes the shape's own
+ * path as its `schemaPath` argument: shapes that validate alike (the same user object in ten places)
+ * then share one pair of functions, each issue still naming the schema it came from.
+ */
+const schemaPathAt = (relative: string): Code => (relative === '' ? code`schemaPath` : code`schemaPath + ${relative}`);
+
+/** A statement adding one issue, in `collect`. */
+export const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
+
+/**
+ * How one pass renders the shared checks. `check` is the fast path: it returns false at the first
+ * failure and allocates nothing. `collect` reports every issue with its paths.
+ */
+export interface Pass {
+  readonly kind: 'check' | 'collect';
+  /** A statement for one keyword check at `path`. */
+  failIf(keyword: string, check: EmittedCheck, schemaPath: string, path: PathRef): Code;
+  /** The type check (of `keyword`), then `rest` only for values of that type. */
+  typed(keyword: string, typeCheck: EmittedCheck, schemaPath: string, path: PathRef, rest: Code): Code;
+  /** A statement for a value that is not JSON at all. */
+  notJson(value: Code, schemaPath: string, path: PathRef): Code;
+  /** A statement that runs a child shape's function; `skipIfValid` for one of many siblings. */
+  child(names: ValidatorCode, value: Code, path: PathRef, schemaPath: string, skipIfValid: boolean): Code;
+  /** Extra loop condition: collecting stops once there are more issues than a result keeps. */
+  readonly loopLimit: string;
+}
+
+export const checkPass: Pass = {
+  kind: 'check',
+  failIf: (_, check) => code`if (${check.fails}) return false;`,
+  typed: (_, typeCheck, __, ___, rest) => lines([code`if (${typeCheck.fails}) return false;`, rest]),
+  notJson: () => code`return false;`,
+  child: (names, value) => code`if (!${Code.identifier(names.checkName)}(${value})) return false;`,
+  loopLimit: '',
+};
+
+export const collectPass: Pass = {
+  kind: 'collect',
+  failIf: (keyword, check, schemaPath, path) => code`if (${check.fails}) ${issue(path, appendPointer(schemaPath, keyword), keyword, check.message, check.params)}`,
+  typed: (keyword, typeCheck, schemaPath, path, rest) => {
+    const report = issue(path, appendPointer(schemaPath, keyword), keyword, typeCheck.message, typeCheck.params);
+    if (rest.text === '') return code`if (${typeCheck.fails}) ${report}`;
+    return lines([code`if (${typeCheck.fails}) {`, report, code`} else {`, rest, code`}`]);
+  },
+  notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + ${Code.helper('describeType')}(${value})`, code`{}`),
+  // An array item that passes the fast check has nothing to report, so of many items only the
+  // failing ones are collected. A property is collected at once: checking it first would walk the
+  // failing path again at every level.
+  child: (names, value, path, schemaPath, skipIfValid) => {
+    const call = code`${Code.identifier(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
+    const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
+    return skipIfValid ? lines([code`if (!${Code.identifier(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
+  },
+  loopLimit: ' && issues.length <= maxIssues',
+};
+
+/** What a family's emitter is given for one value: the pass, where the value is, and how to check a child. */
+export interface EmitScope {
+  readonly pass: Pass;
+  readonly context: EmitContext;
+  readonly value: Code;
+  readonly path: PathRef;
+  /** The schema's path relative to the shape being emitted. */
+  readonly schemaPath: string;
+  /** Names the functions of child shapes (`Input` → `InputItems`). */
+  readonly stem: string;
+  /** Statements checking `value` against a child schema in this scope's pass; `isItem` for one of many siblings. */
+  child(schema: SchemaNode, value: Code, path: PathRef, stem: string, isItem?: boolean): Code;
+  /** One statement per keyword check, at this scope's value. */
+  failAll(checks: readonly (readonly [keyword: string, check: EmittedCheck])[]): Code[];
+}
