@@ -6,7 +6,7 @@ import { checkContract, type CheckOptions } from './contract/check-contract.js';
 import { checkToolNames, type NamedContract, type SourceText } from './contract/check-contracts.js';
 import { optionalParametersOf, setFindings } from './contract/targets.js';
 import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
-import { fileSet, moduleFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
+import { fileSet, moduleFiles, type CompiledSource, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
 export { checkContract, type CheckOptions, type CheckResult } from './contract/check-contract.js';
 export { checkContracts, type CheckContractsResult, type SourceText } from './contract/check-contracts.js';
@@ -14,7 +14,7 @@ export type { ContractIR } from './ir/contract-ir.js';
 export { diagnosticCodes, type DiagnosticCode } from './diagnostics/codes.js';
 export { formatDiagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 export type * from './ir/schema-node.js';
-export { generateFiles, type EmitKind, type GeneratedFile } from './output/file-set.js';
+export { generateFiles, type CompiledSource, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
 export interface CompileOptions extends CheckOptions {
   /** `ts` (default): one `.ts` module per contract; `js`: ESM `.js` plus `.d.ts`. */
@@ -40,12 +40,6 @@ export function compileContracts(sources: readonly SourceText[], options: Compil
  * One source on its own: its diagnostics and, when it has no error, its module. A module depends on
  * its contract alone, so sources can be compiled apart (on other threads) and assembled after.
  */
-export interface CompiledSource {
-  readonly diagnostics: readonly Diagnostic[];
-  readonly contract?: NamedContract;
-  readonly files: readonly GeneratedFile[];
-}
-
 export function compileSource(source: SourceText, options: CompileOptions = {}): CompiledSource {
   const { contract, diagnostics } = checkContract(source.text, source.file, options);
   if (contract === undefined) return { diagnostics, files: [] };

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnosticCodes } from '../src/diagnostics/codes.js';
 
@@ -12,5 +13,29 @@ describe('README', () => {
   it('keeps the two newcomer commands', () => {
     expect(readme).toContain('npm ci && npx jtc build fixtures/valid fixtures/corpus -o generated');
     expect(readme).toContain('npm test');
+  });
+});
+
+describe('README "How it is built"', () => {
+  const block = /## How it is built[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const order = [...block.matchAll(/^(\S+?)\/?\s/gm)].map((match) => match[1]!);
+  /** The stage of a file under src/: its folder, or the file itself at the top. */
+  const stageOf = (file: string): string => {
+    return path.relative('src', file).split(path.sep)[0]!;
+  };
+  const files = readdirSync('src', { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+
+  it('lists every folder and top-level file of src/', () => {
+    expect([...new Set(files.map(stageOf))].sort()).toEqual([...order].sort());
+  });
+
+  it.each(files)('%s imports only what the list puts above its own stage', (file) => {
+    const stage = stageOf(file);
+    const imports = [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((match) => stageOf(path.join(path.dirname(file), match[1]!).replace(/\.js$/, '.ts')));
+    for (const imported of imports) {
+      if (imported !== stage) expect(order.indexOf(imported), `${file} imports ${imported}`).toBeLessThan(order.indexOf(stage));
+    }
   });
 });

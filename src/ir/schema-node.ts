@@ -144,9 +144,3 @@ export function rulesOf(node: SchemaNode): Partial<AnyRules> {
       return {};
   }
 }
-
-/** Names `required` lists that `properties` gives no schema of their own: any JSON value will do. */
-export function requiredWithoutSchema(rules: ObjectRules): string[] {
-  const declared = new Set(rules.properties.map((p) => p.name));
-  return rules.required.filter((name) => !declared.has(name));
-}

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompiledSource } from '../compiler.js';
+import type { CompiledSource } from './file-set.js';
 import type { SourceText } from '../contract/check-contracts.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 

@@ -1,3 +1,5 @@
+import type { NamedContract } from '../contract/check-contracts.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ContractIR } from '../ir/contract-ir.js';
 import { emitIndexModule } from '../emit/index-module.js';
 import { emitModule } from '../emit/module.js';
@@ -8,6 +10,13 @@ export interface GeneratedFile {
   /** Relative to the output folder, `/`-separated. */
   readonly path: string;
   readonly text: string;
+}
+
+/** One contract compiled on its own: its diagnostics and, without an error, its name and module files. */
+export interface CompiledSource {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly contract?: NamedContract;
+  readonly files: readonly GeneratedFile[];
 }
 
 /**
