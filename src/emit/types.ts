@@ -2,8 +2,9 @@ import type { ContractIR } from '../ir/contract-ir.js';
 import type { SchemaNode } from '../ir/schema-node.js';
 import type { TypeScope } from '../subset/keyword.js';
 import { enumValues } from '../subset/keywords/enum.js';
-import { documentingFamilies, ruleFamilies } from '../subset/keywords/index.js';
-import { admitsNoObject } from '../subset/keywords/object.js';
+import { arrayRules } from '../subset/keywords/array.js';
+import { documentingFamilies } from '../subset/keywords/index.js';
+import { admitsNoObject, objectRules } from '../subset/keywords/object.js';
 import { typeKeyword } from '../subset/keywords/type.js';
 import { Code, code, docComment, join } from '../codegen/code.js';
 
@@ -42,7 +43,7 @@ const union = (members: Union): Code => join(members, ' | ');
 
 function rootDeclaration(node: SchemaNode, name: Code, role: string, scope: TypeScope): Code {
   const doc = docComment([role, ...docLines(node)], '');
-  if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return code`${doc}export interface ${name} ${union(ruleFamilies.object.type(node.rules, scope, ''))}`;
+  if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return code`${doc}export interface ${name} ${union(objectRules.type(node.rules, scope, ''))}`;
   return code`${doc}export type ${name} = ${union(typeOf(node, scope, ''))};`;
 }
 
@@ -51,9 +52,9 @@ function typeOf(node: SchemaNode, scope: TypeScope, indent: string): Union {
   if (node.enum !== undefined) return enumValues.type(node.enum, scope.exactNumbers);
   switch (node.kind) {
     case 'array':
-      return ruleFamilies.array.type(node.rules, scope, indent);
+      return arrayRules.type(node.rules, scope, indent);
     case 'object':
-      return ruleFamilies.object.type(node.rules, scope, indent);
+      return objectRules.type(node.rules, scope, indent);
     case 'any':
       return [scope.jsonValue()];
     default:

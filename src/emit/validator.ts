@@ -90,7 +90,9 @@ export class ValidatorEmitter {
     const known = this.keyOfNode.get(node);
     if (known !== undefined) return known;
     // Every family that validates takes part; children are numeric ids, so the text is unambiguous.
-    const parts = keywordFamilies.flatMap((family) => (family.shapeKey === undefined ? [] : [family.shapeKey(node, (child) => this.shapeKey(child))]));
+    const childKey = (child: SchemaNode): string => this.shapeKey(child);
+    const parts: string[] = [];
+    for (const family of keywordFamilies) if (family.shapeKey !== undefined) parts.push(family.shapeKey(node, childKey));
     const text = parts.join('|');
     // Interned to a short id, so a parent's key holds its children's ids and not their whole text.
     const key = this.keyOfText.get(text) ?? String(this.keyOfText.size);

@@ -126,21 +126,11 @@ export interface Annotations {
   readonly $id?: string;
 }
 
-/** The rules a node applies, by the type of value they constrain: all four for `any`, one otherwise. */
-export function rulesOf(node: SchemaNode): Partial<AnyRules> {
-  switch (node.kind) {
-    case 'any':
-      return node.rules;
-    case 'number':
-    case 'integer':
-      return { number: node.rules };
-    case 'string':
-      return { string: node.rules };
-    case 'array':
-      return { array: node.rules };
-    case 'object':
-      return { object: node.rules };
-    default:
-      return {};
-  }
+/** The group of values a declared type's rules constrain. */
+const groupOfKind: Readonly<Record<SchemaNode['kind'], keyof AnyRules | undefined>> = { null: undefined, boolean: undefined, number: 'number', integer: 'number', string: 'string', array: 'array', object: 'object', any: undefined };
+
+/** The rules a node applies to values of one group: an `any` node has all four, a typed node its own type's. */
+export function rulesOf<G extends keyof AnyRules>(node: SchemaNode, group: G): AnyRules[G] | undefined {
+  if (node.kind === 'any') return node.rules[group];
+  return groupOfKind[node.kind] === group ? ((node as Extract<SchemaNode, { rules: unknown }>).rules as AnyRules[G]) : undefined;
 }

@@ -1,9 +1,10 @@
 import { isWholeDecimal } from '../runtime/json.js';
-import { rulesOf, type AnyRules, type SchemaNode } from '../ir/schema-node.js';
+import { rulesOf, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { enumValues } from './keywords/enum.js';
 import { ruleFamilies } from './keywords/index.js';
 import { typeKeyword } from './keywords/type.js';
+import type { RuleGroupName, SourceValueOf } from './keyword.js';
 import type { NumericReading } from './numeric-reading.js';
 
 /**
@@ -15,22 +16,26 @@ export function evaluate(node: SchemaNode, value: JsonNode, numeric: NumericRead
   if (!options.ignoreEnum && node.enum !== undefined && !enumValues.holds(node.enum, value, numeric)) return false;
   const isInteger = (lexeme: string): boolean => isWholeDecimal(numeric(lexeme));
   if (node.kind !== 'any' && !typeKeyword.matches(node.kind, value, isInteger)) return false;
-  return rulesHold(rulesOf(node), value, numeric);
+  return rulesHold(node, value, numeric);
 }
 
 /** The rules of the value's own type; a value of any other type meets them. */
-function rulesHold(rules: Partial<AnyRules>, value: JsonNode, numeric: NumericReading): boolean {
-  const accepts = (child: SchemaNode, childValue: JsonNode): boolean => evaluate(child, childValue, numeric);
+function rulesHold(node: SchemaNode, value: JsonNode, numeric: NumericReading): boolean {
   switch (value.kind) {
     case 'string':
-      return rules.string === undefined || ruleFamilies.string.holds(rules.string, value, numeric, accepts);
+      return groupHolds('string', node, value, numeric);
     case 'number':
-      return rules.number === undefined || ruleFamilies.number.holds(rules.number, value, numeric, accepts);
+      return groupHolds('number', node, value, numeric);
     case 'array':
-      return rules.array === undefined || ruleFamilies.array.holds(rules.array, value, numeric, accepts);
+      return groupHolds('array', node, value, numeric);
     case 'object':
-      return rules.object === undefined || ruleFamilies.object.holds(rules.object, value, numeric, accepts);
+      return groupHolds('object', node, value, numeric);
     default:
       return true;
   }
+}
+
+function groupHolds<G extends RuleGroupName>(group: G, node: SchemaNode, value: SourceValueOf<G>, numeric: NumericReading): boolean {
+  const rules = rulesOf(node, group);
+  return rules === undefined || ruleFamilies[group].holds(rules, value, numeric, (child, childValue) => evaluate(child, childValue, numeric));
 }

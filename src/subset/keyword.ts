@@ -83,8 +83,8 @@ export interface CompareScope {
 export interface KeywordFamily {
   /** Its keywords, in the exported schema's order. */
   readonly keywords: readonly KeywordDefinition[];
-  /** Its keywords as the exported schema writes them. */
-  toJson(node: SchemaNode, child: (schema: SchemaNode) => JsonNode): readonly (readonly [keyword: string, value: JsonNode])[];
+  /** Writes its keywords as the exported schema holds them, in order; `child` writes a sub-schema. */
+  toJson(node: SchemaNode, write: (keyword: string, value: JsonNode) => void, child: (schema: SchemaNode) => JsonNode): void;
   /** What it adds to a shape's key: schemas whose keys are equal must validate alike. */
   shapeKey?(node: SchemaNode, childKey: (schema: SchemaNode) => string): string;
   /** Legal but almost certainly unmeant uses on one schema (its children are visited apart). */

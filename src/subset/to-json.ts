@@ -1,4 +1,4 @@
-import type { JsonNode } from '../source/json-node.js';
+import type { JsonMember, JsonNode } from '../source/json-node.js';
 import type { SchemaNode } from '../ir/schema-node.js';
 import { keywordFamilies } from './keywords/index.js';
 
@@ -8,7 +8,11 @@ import { keywordFamilies } from './keywords/index.js';
  * in the table's fixed order; keywords inert for the declared type (warned about as JTC201) are gone.
  */
 export function schemaToJson(node: SchemaNode): JsonNode {
-  const members = keywordFamilies.flatMap((family) => family.toJson(node, schemaToJson)).map(([key, value]) => ({ key, keyPosition: node.position, value }));
+  const members: JsonMember[] = [];
+  const write = (key: string, value: JsonNode): void => {
+    members.push({ key, keyPosition: node.position, value });
+  };
+  for (const family of keywordFamilies) family.toJson(node, write, schemaToJson);
   return { kind: 'object', position: node.position, pointer: node.pointer, members };
 }
 

@@ -22,11 +22,12 @@ const described: readonly { readonly definition: KeywordDefinition<string>; of(a
 export const descriptiveAnnotations = {
   keywords: described.map((entry) => entry.definition),
   annotations: (values: KeywordValues): Partial<Annotations> => withDefined<Pick<Annotations, '$schema' | '$id' | 'title' | 'description'>>({ $schema: values.get(schemaUri), $id: values.get(id), title: values.get(title), description: values.get(description) }),
-  toJson: (node: SchemaNode) =>
-    described.flatMap(({ definition, of }) => {
+  toJson(node: SchemaNode, write: (keyword: string, value: JsonNode) => void) {
+    for (const { definition, of } of described) {
       const value = of(node.annotations);
-      return value === undefined ? [] : [[definition.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value }] as const];
-    }),
+      if (value !== undefined) write(definition.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value });
+    }
+  },
   docLines(node) {
     const { title, description } = node.annotations;
     const lines: string[] = [];
@@ -57,9 +58,10 @@ const examples: KeywordDefinition<readonly JsonNode[]> = {
 export const valueAnnotations = {
   keywords: [defaultValue, examples],
   annotations: (values: KeywordValues): Partial<Annotations> => withDefined<Pick<Annotations, 'default' | 'examples'>>({ default: values.get(defaultValue), examples: values.get(examples) }),
-  toJson(node) {
+  toJson(node, write) {
     const { default: value, examples: list } = node.annotations;
-    return [...(value === undefined ? [] : [[defaultValue.keyword, value] as const]), ...(list === undefined ? [] : [[examples.keyword, { kind: 'array', position: node.position, pointer: node.pointer, items: list }] as const])];
+    if (value !== undefined) write(defaultValue.keyword, value);
+    if (list !== undefined) write(examples.keyword, { kind: 'array', position: node.position, pointer: node.pointer, items: list });
   },
   docLines: (node) => [...(node.annotations.default === undefined ? [] : [`@default ${canonicalJson(node.annotations.default)}`]), ...(node.annotations.examples ?? []).map((example) => `@example ${canonicalJson(example)}`)],
   warn(node, scope) {

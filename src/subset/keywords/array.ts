@@ -1,6 +1,5 @@
 import { Code, code, join, lines } from '../../codegen/code.js';
-import type { CountBound } from '../../ir/schema-node.js';
-import { rulesOf } from '../../ir/schema-node.js';
+import { rulesOf, type CountBound, type SchemaNode } from '../../ir/schema-node.js';
 import { keyed } from '../emission.js';
 import { countKeyword, invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily, type ValueConstraint } from '../keyword.js';
 import type { JsonNode } from '../../source/json-node.js';
@@ -53,7 +52,7 @@ const bounds = boundParts('array', [
   { keyword: 'maxItems', group: 'array', definition: maxItems, constraint: maxItemsConstraint, side: 'upper', of: (rules) => rules.maxItems },
 ] satisfies BoundKeyword<'array'>[]);
 
-const itemsOf = (node: Parameters<typeof rulesOf>[0]) => rulesOf(node).array?.items;
+const itemsOf = (node: SchemaNode): SchemaNode | undefined => rulesOf(node, 'array')?.items;
 
 /** The array rules: `items` (one schema for every element), `minItems` and `maxItems`. */
 export const arrayRules: TypedRuleFamily<'array'> = {
@@ -81,12 +80,13 @@ export const arrayRules: TypedRuleFamily<'array'> = {
     const members = rules.items === undefined ? [scope.jsonValue()] : scope.typeOf(rules.items, indent);
     return [members.length === 1 ? code`${members[0]!}[]` : code`(${join(members, ' | ')})[]`];
   },
-  toJson(node, child) {
+  toJson(node, write, child) {
     const itemSchema = itemsOf(node);
-    return [...(itemSchema === undefined ? [] : [[items.keyword, child(itemSchema)] as const]), ...bounds.toJson(node)];
+    if (itemSchema !== undefined) write(items.keyword, child(itemSchema));
+    bounds.toJson(node, write);
   },
   shapeKey(node, childKey) {
-    if (rulesOf(node).array === undefined) return '';
+    if (rulesOf(node, 'array') === undefined) return '';
     const itemSchema = itemsOf(node);
     return `${itemSchema === undefined ? '' : childKey(itemSchema)}~${bounds.shapeKey(node)}`;
   },
@@ -94,7 +94,7 @@ export const arrayRules: TypedRuleFamily<'array'> = {
   warn: bounds.warn,
   compare(before, after, scope) {
     bounds.compare(before, after, scope);
-    const [was, now] = [rulesOf(before).array, rulesOf(after).array];
+    const [was, now] = [rulesOf(before, 'array'), rulesOf(after, 'array')];
     if (was === undefined || now === undefined) return;
     if (was.items !== undefined && now.items !== undefined) scope.child(was.items, now.items);
     else if (was.items !== undefined) scope.change(undefined, 'widens', '"items" was removed');

@@ -77,7 +77,7 @@ function boundsOf<G extends BoundGroup>(keywords: readonly BoundKeyword<G>[], ru
   });
 }
 
-const groupRules = <G extends BoundGroup>(group: G, node: SchemaNode): RulesOf<G> | undefined => rulesOf(node)[group] as RulesOf<G> | undefined;
+const groupRules = <G extends BoundGroup>(group: G, node: SchemaNode): RulesOf<G> | undefined => rulesOf(node, group);
 
 /**
  * Every part of a group's bounds (its entries, in the exported schema's order), for the family
@@ -104,7 +104,9 @@ export function boundParts<G extends BoundGroup>(group: G, keywords: readonly Bo
     },
     /** One generated check per bound, in table order. */
     emit: (rules: RulesOf<G>, scope: EmitScope): Code => lines(scope.failAll(boundsOf(keywords, rules).map(({ keyword, bound }) => [keyword.keyword, keyword.constraint.emit(bound, scope.value, scope.context)] as const))),
-    toJson: (node: SchemaNode): (readonly [string, JsonNode])[] => written(groupRules(group, node)).map(({ keyword, text }) => [keyword, { kind: 'number', position: node.position, pointer: node.pointer, lexeme: text }] as const),
+    toJson(node: SchemaNode, write: (keyword: string, value: JsonNode) => void): void {
+      for (const { keyword, text } of written(groupRules(group, node))) write(keyword, { kind: 'number', position: node.position, pointer: node.pointer, lexeme: text });
+    },
     shapeKey: (node: SchemaNode): string =>
       written(groupRules(group, node))
         .map(({ keyword, text }) => `${keyword}=${text}`)

@@ -104,7 +104,9 @@ export const enumValues = {
     const literals = rule.accepted.map((value) => literalType(value, exactNumbers));
     return exactNumbers && rule.accepted.some((v) => v.kind === 'number') ? [...literals, code`NumericValue`] : literals;
   },
-  toJson: (node) => (node.enum === undefined ? [] : [[enumKeyword.keyword, { kind: 'array', position: node.position, pointer: node.pointer, items: node.enum.values }] as const]),
+  toJson(node, write) {
+    if (node.enum !== undefined) write(enumKeyword.keyword, { kind: 'array', position: node.position, pointer: node.pointer, items: node.enum.values });
+  },
   shapeKey: (node) => (node.enum === undefined ? '' : `[${node.enum.accepted.map(canonicalJson).join(',')}]`),
   warn(node, scope) {
     if (node.enum === undefined) return;

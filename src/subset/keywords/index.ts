@@ -1,4 +1,4 @@
-import type { KeywordDefinition, KeywordFamily } from '../keyword.js';
+import type { KeywordDefinition, KeywordFamily, RuleFamily, RuleGroupName } from '../keyword.js';
 import { descriptiveAnnotations, valueAnnotations } from './annotations.js';
 import { arrayRules } from './array.js';
 import { enumValues } from './enum.js';
@@ -17,7 +17,7 @@ export const keywordFamilies: readonly KeywordFamily[] = [descriptiveAnnotations
 export const keywordTable: ReadonlyMap<string, KeywordDefinition> = new Map(keywordFamilies.flatMap((family) => family.keywords).map((definition) => [definition.keyword, definition]));
 
 /** The family that owns each group's rules. */
-export const ruleFamilies = { string: stringLength, number: numberBounds, array: arrayRules, object: objectRules } as const;
+export const ruleFamilies: { readonly [G in RuleGroupName]: RuleFamily<G> } = { string: stringLength, number: numberBounds, array: arrayRules, object: objectRules };
 
 /** The families that speak in JSDoc, in its order: what the value is, its examples, then what its type cannot say. */
 export const documentingFamilies: readonly KeywordFamily[] = [descriptiveAnnotations, valueAnnotations, typeKeyword, stringLength, numberBounds, arrayRules];

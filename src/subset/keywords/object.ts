@@ -2,7 +2,7 @@ import { appendPointer } from '../../diagnostics/diagnostic.js';
 import { Code, code, join, lines, typeMemberName } from '../../codegen/code.js';
 import { jsonString } from '../../codegen/json-string.js';
 import { rulesOf, type ObjectRules, type SchemaNode } from '../../ir/schema-node.js';
-import type { JsonNode, JsonObjectNode } from '../../source/json-node.js';
+import type { JsonObjectNode } from '../../source/json-node.js';
 import { collectPass, functionPath, issue, keyed, type EmitScope, type PathRef } from '../emission.js';
 import { invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily } from '../keyword.js';
 import { limits } from '../limits.js';
@@ -177,7 +177,7 @@ function emitCollect(rules: ObjectRules, scope: EmitScope): Code {
   return lines([...declarations, loop, ...reports, laterReports]);
 }
 
-const objectOf = (node: SchemaNode): ObjectRules | undefined => rulesOf(node).object;
+const objectOf = (node: SchemaNode): ObjectRules | undefined => rulesOf(node, 'object');
 
 /** The object rules: `properties`, `required` and `additionalProperties` (only true or false). */
 export const objectRules: TypedRuleFamily<'object'> = {
@@ -217,17 +217,13 @@ export const objectRules: TypedRuleFamily<'object'> = {
     if (rules.additionalProperties !== false) members.push(code`${inner}[key: string]: unknown;`);
     return [members.length === 0 ? code`{}` : code`{\n${join(members, '\n')}\n${Code.raw(indent)}}`];
   },
-  toJson(node, child) {
+  toJson(node, write, child) {
     const object = objectOf(node);
-    if (object === undefined) return [];
+    if (object === undefined) return;
     const at = { position: node.position, pointer: node.pointer };
-    const written: (readonly [string, JsonNode])[] = [];
-    if (object.properties.length > 0) {
-      written.push([properties.keyword, { kind: 'object', ...at, members: object.properties.map((p) => ({ key: p.name, keyPosition: node.position, value: child(p.schema) })) }]);
-    }
-    if (object.required.length > 0) written.push([required.keyword, { kind: 'array', ...at, items: object.required.map((name) => ({ kind: 'string', ...at, value: name })) }]);
-    if (object.additionalProperties !== undefined) written.push([additionalProperties.keyword, { kind: 'boolean', ...at, value: object.additionalProperties }]);
-    return written;
+    if (object.properties.length > 0) write(properties.keyword, { kind: 'object', ...at, members: object.properties.map((p) => ({ key: p.name, keyPosition: node.position, value: child(p.schema) })) });
+    if (object.required.length > 0) write(required.keyword, { kind: 'array', ...at, items: object.required.map((name) => ({ kind: 'string', ...at, value: name })) });
+    if (object.additionalProperties !== undefined) write(additionalProperties.keyword, { kind: 'boolean', ...at, value: object.additionalProperties });
   },
   // Names are JSON-quoted and children are ids, so the text is unambiguous.
   shapeKey(node, childKey) {

@@ -90,7 +90,9 @@ export const typeKeyword = {
     }
   },
 
-  toJson: (node) => (node.kind === 'any' ? [] : [[type.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value: node.kind }] as const]),
+  toJson(node, write) {
+    if (node.kind !== 'any') write(type.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value: node.kind });
+  },
   shapeKey: (node) => node.kind,
   docLines: (node) => (node.kind === 'integer' ? ['@integer'] : []),
   compare(before, after, scope) {
