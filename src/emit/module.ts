@@ -48,13 +48,10 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
   const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
   const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
   const hoisted = join(validators.hoisted, '\n');
-  const values = {
+  const common = {
     header: header(contract),
     types: types.text + numberTypes + jsonValueType,
     maxIssues: String(maxIssues),
-    helpers: helperCode(validators.helpers, exact).join('\n\n'),
-    hoisted: hoisted.text,
-    validators: validators.functionsText(),
     inputSchema: jsonLiteralBlock(inputSchema, exact),
     outputSchema: jsonLiteralBlock(outputSchema, exact),
     name: literal(contract.name),
@@ -67,9 +64,9 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  if (emit === 'ts') return fillTemplate(templates.ts, values);
-  const js = fillTemplate(templates.js, { ...values, types: '', helpers: helperCode(validators.helpers, exact, 'js').join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
-  return { js, declarations: fillTemplate(templates.declarations, values) };
+  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: helperCode(validators.helpers, exact).join('\n\n'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
+  const js = fillTemplate(templates.js, { ...common, types: '', helpers: helperCode(validators.helpers, exact, 'js').join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
+  return { js, declarations: fillTemplate(templates.declarations, common) };
 }
 
 function header(contract: ContractIR): string {

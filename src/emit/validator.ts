@@ -3,8 +3,8 @@ import { checkPass, collectPass, functionPath, type EmitScope, type Pass, type P
 import { enumValues } from '../subset/keywords/enum.js';
 import { keywordFamilies, ruleFamilies } from '../subset/keywords/index.js';
 import { typeKeyword } from '../subset/keywords/type.js';
-import type { EmitContext } from '../subset/keyword.js';
-import { Code, code, lines } from '../codegen/code.js';
+import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
+import { Code, code, join, lines } from '../codegen/code.js';
 import { indentByBraces } from './format.js';
 import type { HelperName } from '../codegen/helpers.js';
 
@@ -16,9 +16,8 @@ interface Shape {
   readonly schemaPath: string;
   /** Every schema of this shape (each pass asks for its functions, so a count would double). */
   readonly schemas: Set<SchemaNode>;
-  text: string;
-  /** The same functions without types, for `--emit js`. */
-  js: string;
+  /** The two functions, unindented until a language is asked for (most builds want one). */
+  functions?: Code;
 }
 
 /**
@@ -67,12 +66,13 @@ export class ValidatorEmitter {
   }
 
   /** Every shape's functions, each headed by where its schema stands (and how many more places share it). */
-  functionsText(language: 'ts' | 'js' = 'ts'): string {
+  functionsText(language: 'ts' | 'js'): string {
     return this.shapeOrder
       .map((shape) => {
         const others = shape.schemas.size - 1;
         const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'schema' : 'schemas'} of this shape)` : '';
-        return `// ${shape.label}${shape.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}${more}\n${language === 'ts' ? shape.text : shape.js}`;
+        const functions = shape.functions!;
+        return `// ${shape.label}${shape.schemaPath.replace(/[\r\n\u2028\u2029]/g, ' ')}${more}\n${indentByBraces(language === 'ts' ? functions.text : functions.js)}`;
       })
       .join('\n\n');
   }
@@ -120,7 +120,7 @@ export class ValidatorEmitter {
     const base = this.uniqueName(`check${stem}`).slice('check'.length);
     this.usedNames.add(`collect${base}`);
     const names = { checkName: `check${base}`, collectName: `collect${base}` };
-    const shape: Shape = { names, label, schemaPath: node.schemaPath, schemas: new Set([node]), text: '', js: '' };
+    const shape: Shape = { names, label, schemaPath: node.schemaPath, schemas: new Set([node]) };
     this.shapes.set(key, shape);
     this.shapeOrder.push(shape);
     const outerPath = this.shapePath;
@@ -133,37 +133,23 @@ export class ValidatorEmitter {
       code`}`,
     ]);
     this.shapePath = outerPath;
-    this.carry(check);
-    this.carry(collect);
-    shape.text = indentByBraces(`${check.text}\n\n${collect.text}`);
-    shape.js = indentByBraces(`${check.js}\n\n${collect.js}`);
+    shape.functions = join([check, collect], '\n\n');
+    this.carry(shape.functions);
     return names;
   }
 
   /** A child object or array gets functions of its own; scalars stay inline. */
+  private readonly childOf: ChildStatements = (pass, node, value, path, stem, isItem) => this.childStatements(pass, node, value, path, stem, isItem);
+
   private childStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string, isItem = false): Code {
     const structured = node.kind === 'object' || node.kind === 'array' || (node.kind === 'any' && hasStructuredRules(node));
     if (!structured) return this.nodeStatements(pass, node, value, path, stem);
     return pass.child(this.shapeFunctions(node, stem, ''), value, path, this.relative(node.schemaPath), isItem);
   }
 
-  /** What a family's emitter needs to check `value` against the schema at `schemaPath` in one pass. */
-  private scope(pass: Pass, value: Code, path: PathRef, schemaPath: string, stem: string): EmitScope {
-    return {
-      pass,
-      context: this.context,
-      value,
-      path,
-      schemaPath,
-      stem,
-      child: (schema, childValue, childPath, childStem, isItem = false) => this.childStatements(pass, schema, childValue, childPath, childStem, isItem),
-      failAll: (checks) => checks.map(([keyword, check]) => pass.failIf(keyword, check, schemaPath, path)),
-    };
-  }
-
   private nodeStatements(pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string): Code {
     const schemaPath = this.relative(node.schemaPath);
-    const scope = this.scope(pass, value, path, schemaPath, stem);
+    const scope = new NodeScope(pass, this.context, value, path, schemaPath, stem, this.childOf);
     const enumCheck = node.enum === undefined ? undefined : pass.failIf(enumValues.definition.keyword, enumValues.emit(node.enum, value, this.context), schemaPath, path);
     if (node.kind === 'any') return lines([this.anyStatements(node, scope), enumCheck]);
     const typeCheck = typeKeyword.emit(node.kind, value, this.context.exactNumbers);
@@ -211,6 +197,29 @@ export class ValidatorEmitter {
       pass.notJson(value, schemaPath, path),
       code`}`,
     ]);
+  }
+}
+
+type ChildStatements = (pass: Pass, node: SchemaNode, value: Code, path: PathRef, stem: string, isItem: boolean) => Code;
+
+/** What a family's emitter is given to check `value` against the schema at `schemaPath` in one pass. */
+class NodeScope implements EmitScope {
+  constructor(
+    readonly pass: Pass,
+    readonly context: EmitContext,
+    readonly value: Code,
+    readonly path: PathRef,
+    readonly schemaPath: string,
+    readonly stem: string,
+    private readonly childOf: ChildStatements,
+  ) {}
+
+  child(schema: SchemaNode, value: Code, path: PathRef, stem: string, isItem = false): Code {
+    return this.childOf(this.pass, schema, value, path, stem, isItem);
+  }
+
+  failAll(checks: readonly (readonly [keyword: string, check: EmittedCheck])[]): Code[] {
+    return checks.map(([keyword, check]) => this.pass.failIf(keyword, check, this.schemaPath, this.path));
   }
 }
 

@@ -10,12 +10,15 @@ import type { NumericReading } from './numeric-reading.js';
  * enum values or defaults the schema itself rejects. Each family says what it warns about; reported
  * as warnings (errors with --strict).
  */
-export function findSchemaWarnings(node: SchemaNode, numeric: NumericReading, report: (d: DiagnosticInput) => void): void {
+export function findSchemaWarnings(root: SchemaNode, numeric: NumericReading, report: (d: DiagnosticInput) => void): void {
   const scope: WarnScope = {
     numeric,
     warn: (code, at, message, hint) => report({ code, position: at.position, pointer: at.pointer, message, hint }),
     accepts: (schema, value, ignoreEnum = false) => evaluate(schema, value, numeric, { ignoreEnum }),
   };
-  for (const family of keywordFamilies) family.warn?.(node, scope);
-  for (const family of keywordFamilies) for (const child of family.children?.(node) ?? []) findSchemaWarnings(child, numeric, report);
+  const visit = (node: SchemaNode): void => {
+    for (const family of keywordFamilies) family.warn?.(node, scope);
+    for (const family of keywordFamilies) for (const child of family.children?.(node) ?? []) visit(child);
+  };
+  visit(root);
 }
