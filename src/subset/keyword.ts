@@ -97,9 +97,6 @@ export interface KeywordFamily {
   children?(node: SchemaNode): readonly SchemaNode[];
 }
 
-/** A family whose consumers also call parts of its own (the type's check, the enum's literal types). */
-export type FamilyWithParts = KeywordFamily & Readonly<Record<string, unknown>>;
-
 /** The rules of one group of values, as the IR keeps them. */
 export type RuleGroupName = Exclude<RuleGroup, 'all'>;
 

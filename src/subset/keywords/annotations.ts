@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../ir/canonical.js';
-import type { Annotations, SchemaNode } from '../../ir/schema-node.js';
+import type { Annotations } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, readString, valuesFitF64, withDefined, type KeywordDefinition, type FamilyWithParts, type KeywordValues } from '../keyword.js';
+import { invalidValue, readString, valuesFitF64, withDefined, type KeywordDefinition, type KeywordFamily, type KeywordValues } from '../keyword.js';
 
 const text = (keyword: string, description: string): KeywordDefinition<string> => ({ keyword, group: 'all', read: readString(keyword), editor: { type: 'string', description } });
 
@@ -9,6 +9,11 @@ const schemaUri = text('$schema', 'An annotation naming a JSON Schema dialect; k
 const id = text('$id', 'An annotation identifying the schema; kept, never enforced.');
 const title = text('title', 'A short name; kept in the generated JSDoc, never enforced.');
 const description = text('description', 'What the value means, for people and models; kept in the generated JSDoc, never enforced.');
+
+interface AnnotationFamily extends KeywordFamily {
+  /** The annotations the values read on one schema hold, for the IR. */
+  annotations(values: KeywordValues): Partial<Annotations>;
+}
 
 /** Where the IR keeps each, in the exported schema's order. */
 const described: readonly { readonly definition: KeywordDefinition<string>; of(annotations: Annotations): string | undefined }[] = [
@@ -19,10 +24,10 @@ const described: readonly { readonly definition: KeywordDefinition<string>; of(a
 ];
 
 /** Annotations that describe a schema: kept in the IR, the exported schema and the JSDoc, never enforced. */
-export const descriptiveAnnotations = {
+export const descriptiveAnnotations: AnnotationFamily = {
   keywords: described.map((entry) => entry.definition),
-  annotations: (values: KeywordValues): Partial<Annotations> => withDefined<Pick<Annotations, '$schema' | '$id' | 'title' | 'description'>>({ $schema: values.get(schemaUri), $id: values.get(id), title: values.get(title), description: values.get(description) }),
-  toJson(node: SchemaNode, write: (keyword: string, value: JsonNode) => void) {
+  annotations: (values) => withDefined<Pick<Annotations, '$schema' | '$id' | 'title' | 'description'>>({ $schema: values.get(schemaUri), $id: values.get(id), title: values.get(title), description: values.get(description) }),
+  toJson(node, write) {
     for (const { definition, of } of described) {
       const value = of(node.annotations);
       if (value !== undefined) write(definition.keyword, { kind: 'string', position: node.position, pointer: node.pointer, value });
@@ -35,7 +40,7 @@ export const descriptiveAnnotations = {
     if (description !== undefined) lines.push(...(title === undefined ? [] : ['']), description);
     return lines;
   },
-} satisfies FamilyWithParts;
+};
 
 const defaultValue: KeywordDefinition<JsonNode> = {
   keyword: 'default',
@@ -55,9 +60,9 @@ const examples: KeywordDefinition<readonly JsonNode[]> = {
 };
 
 /** Annotations that are values of the schema: kept and shown (`@default`, `@example`), and checked against their own schema (JTC207). */
-export const valueAnnotations = {
+export const valueAnnotations: AnnotationFamily = {
   keywords: [defaultValue, examples],
-  annotations: (values: KeywordValues): Partial<Annotations> => withDefined<Pick<Annotations, 'default' | 'examples'>>({ default: values.get(defaultValue), examples: values.get(examples) }),
+  annotations: (values) => withDefined<Pick<Annotations, 'default' | 'examples'>>({ default: values.get(defaultValue), examples: values.get(examples) }),
   toJson(node, write) {
     const { default: value, examples: list } = node.annotations;
     if (value !== undefined) write(defaultValue.keyword, value);
@@ -71,4 +76,4 @@ export const valueAnnotations = {
     if (node.annotations.default !== undefined) check(node.annotations.default, '"default"');
     for (const example of node.annotations.examples ?? []) check(example, 'example');
   },
-} satisfies FamilyWithParts;
+};

@@ -5,7 +5,7 @@ import { equalityKey, jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition, type FamilyWithParts } from '../keyword.js';
+import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition, type KeywordFamily } from '../keyword.js';
 import type { NumericReading } from '../numeric-reading.js';
 import { limits } from '../limits.js';
 
@@ -92,14 +92,21 @@ function literalType(value: JsonNode, exactNumbers: boolean): Code {
 
 const plural = (n: number, one: string): string => (n === 1 ? one : `${n} values`);
 
+interface EnumFamily extends KeywordFamily {
+  readonly definition: KeywordDefinition<EnumRule>;
+  holds(rule: EnumRule, value: JsonNode, numeric: NumericReading): boolean;
+  emit(rule: EnumRule, value: Code, context: EmitContext): EmittedCheck;
+  type(rule: EnumRule, exactNumbers: boolean): readonly Code[];
+}
+
 /** `enum`: the allowed values, by JSON equality; members the schema's own type or rules reject drop out of validators and types. */
-export const enumValues = {
+export const enumValues: EnumFamily = {
   keywords: [enumKeyword],
   definition: enumKeyword,
-  holds: (rule: EnumRule, value: JsonNode, numeric: NumericReading): boolean => rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric)),
+  holds: (rule, value, numeric) => rule.values.some((allowed) => jsonNodesEqual(allowed, value, numeric)),
   emit: emitEnumCheck,
   /** The accepted members as literal types; in exact mode a numeric member may also arrive as a bigint or a JsonNumber of equal value. */
-  type(rule: EnumRule, exactNumbers: boolean): readonly Code[] {
+  type(rule, exactNumbers) {
     if (rule.accepted.length === 0) return [code`never`];
     const literals = rule.accepted.map((value) => literalType(value, exactNumbers));
     return exactNumbers && rule.accepted.some((v) => v.kind === 'number') ? [...literals, code`NumericValue`] : literals;
@@ -136,4 +143,4 @@ export const enumValues = {
     if (removed > 0) scope.change(newEnum, 'narrows', `"enum" lost ${plural(removed, 'a value')}`);
     if (added > 0) scope.change(newEnum, 'widens', `"enum" gained ${plural(added, 'a value')}`);
   },
-} satisfies FamilyWithParts;
+};

@@ -1,7 +1,7 @@
 import { Code, code } from '../../codegen/code.js';
 import type { SchemaNode, TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type FamilyWithParts, type RuleGroupName, type Effect } from '../keyword.js';
+import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type KeywordFamily, type RuleGroupName, type Effect } from '../keyword.js';
 
 const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
 
@@ -38,15 +38,25 @@ function kindChange(before: SchemaNode['kind'], after: SchemaNode['kind']): Effe
 
 const kindText = (kind: SchemaNode['kind']): string => (kind === 'any' ? 'any' : `"${kind}"`);
 
+type ScalarType = 'null' | 'boolean' | 'number' | 'integer' | 'string';
+
+interface TypeFamily extends KeywordFamily {
+  readonly definition: KeywordDefinition<TypeName>;
+  groupOf(typeName: TypeName): RuleGroupName | undefined;
+  matches(typeName: TypeName, node: JsonNode, isInteger: (lexeme: string) => boolean): boolean;
+  emit(typeName: TypeName, value: Code, exact: boolean): EmittedCheck;
+  scalarType(typeName: ScalarType, exact: boolean): readonly Code[];
+}
+
 /** `type`: exactly one JSON type; absent, any JSON value (and a schema's rules of every type apply, each to its own). */
-export const typeKeyword = {
+export const typeKeyword: TypeFamily = {
   keywords: [type],
   definition: type,
   /** The group of rules a declared type takes; the others are inert on it (JTC201). */
-  groupOf: (typeName: TypeName): RuleGroupName | undefined => groupOfType[typeName],
+  groupOf: (typeName) => groupOfType[typeName],
 
   /** The JSON type of a source value, as JSON Schema 2020-12 sees it (`1.0` is an integer). */
-  matches(typeName: TypeName, node: JsonNode, isInteger: (lexeme: string) => boolean): boolean {
+  matches(typeName, node, isInteger) {
     switch (typeName) {
       case 'integer':
         return node.kind === 'number' && isInteger(node.lexeme);
@@ -61,7 +71,7 @@ export const typeKeyword = {
    * The failure condition for a declared type: JSON values only, so NaN, Infinity and class instances
    * fail. In exact mode a number may also be a bigint or a JsonNumber.
    */
-  emit(typeName: TypeName, value: Code, exact: boolean): EmittedCheck {
+  emit(typeName, value, exact) {
     const fails = {
       null: code`${value} !== null`,
       boolean: code`typeof ${value} !== "boolean"`,
@@ -79,7 +89,7 @@ export const typeKeyword = {
   },
 
   /** The TypeScript type of a scalar type. Exact mode tells the truth: an integer may arrive as a bigint, any number as a JsonNumber. */
-  scalarType(typeName: 'null' | 'boolean' | 'number' | 'integer' | 'string', exact: boolean): readonly Code[] {
+  scalarType(typeName, exact) {
     switch (typeName) {
       case 'number':
         return [exact ? code`NumericValue` : code`number`];
@@ -101,4 +111,4 @@ export const typeKeyword = {
     scope.change(undefined, effect, `"type" went from ${kindText(before.kind)} to ${kindText(after.kind)}`);
     return effect === 'both' ? 'unrelated' : undefined;
   },
-} satisfies FamilyWithParts;
+};
