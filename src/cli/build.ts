@@ -52,13 +52,20 @@ export async function runBuild(inputs: readonly string[], options: BuildCommandO
     return exitCode;
   }
   const unchanged = cached.flatMap((entry) => entry?.files.map((f) => f.path) ?? []);
-  const outcome = writeOutput(options.out, result.files, { unchanged });
-  if (cache !== undefined) {
-    compiled.forEach((source, i) => {
-      if (cached[i] === undefined) cache.record(keys[i]!, source);
-    });
-    cache.save();
-  }
+  const outcome = writeOutput(options.out, result.files, {
+    unchanged,
+    beforeWrite: () => {
+      // The files taken as up to date were checked before the lock: another build may have written them since.
+      if (unchanged.length > 0 && cache?.isAsOpened() === false) throw new UsageError(`${options.out}: another jtc build wrote here while this one ran; nothing was written, run the build again`);
+    },
+    afterWrite: () => {
+      if (cache === undefined) return;
+      compiled.forEach((source, i) => {
+        if (cached[i] === undefined) cache.record(keys[i]!, source);
+      });
+      cache.save();
+    },
+  });
   const threads = result.threads > 1 ? ` on ${result.threads} threads` : '';
   const line = `built ${result.files.length + unchanged.length} files into ${options.out}${threads}: ${outcome.written.length} written, ${outcome.deleted.length} deleted, ${outcome.unchanged.length} unchanged`;
   write(formatReport(options.format, result.diagnostics, summary, { written: outcome.written, deleted: outcome.deleted }, [line]));

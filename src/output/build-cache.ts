@@ -44,13 +44,25 @@ export class BuildCache {
     private readonly outDir: string,
     private readonly generator: string,
     entries: ReadonlyMap<string, CachedSource>,
+    /** The entries file as it was read, to tell whether another build has written since. */
+    private readonly opened: string | undefined,
   ) {
     this.entries = new Map(entries);
   }
 
   /** The cache of an output folder for one kind of build (`generator`: the version and the output flags). */
   static open(outDir: string, generator: string): BuildCache {
-    return new BuildCache(outDir, generator, readEntries(outDir, generator));
+    const opened = identityOf(outDir);
+    return new BuildCache(outDir, generator, readEntries(outDir, generator), opened);
+  }
+
+  /**
+   * Whether no other build has written the folder since this cache was opened: every build that
+   * writes replaces the entries file or, without a cache, removes it. Asked under the output lock,
+   * so hits found before it was taken still describe the files on disk.
+   */
+  isAsOpened(): boolean {
+    return identityOf(this.outDir) === this.opened;
   }
 
   keyOf(source: SourceText, options: string): string {
@@ -94,6 +106,11 @@ export class BuildCache {
       // A cache that cannot be written only makes the next build a full one.
     }
   }
+}
+
+function identityOf(outDir: string): string | undefined {
+  const stat = statSync(join(outDir, folderName, 'entries.json'), { throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 }
 
 /** Removes an output folder's cache (`--no-cache` builds leave none behind to mistrust). */

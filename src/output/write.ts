@@ -78,15 +78,28 @@ const lockName = '.jtc-build.lock';
  * last. A file without our header is never overwritten or deleted. The folder is locked while
  * this runs: a second build into it stops with a message instead of mixing its files in.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: { readonly tempName?: () => string; readonly unchanged?: readonly string[] } = {}): WriteResult {
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): WriteResult {
   withIoErrors(outDir, () => mkdirSync(outDir, { recursive: true }));
   const release = lockOutput(outDir);
   try {
+    options.beforeWrite?.();
     removeStaleTemps(outDir);
-    return writeLocked(outDir, files, options.tempName ?? randomTempName, options.unchanged ?? []);
+    const result = writeLocked(outDir, files, options.tempName ?? randomTempName, options.unchanged ?? []);
+    options.afterWrite?.();
+    return result;
   } finally {
     release();
   }
+}
+
+export interface WriteOptions {
+  readonly tempName?: () => string;
+  /** Files an incremental build knows to be up to date: neither read nor deleted. */
+  readonly unchanged?: readonly string[];
+  /** Runs under the lock before anything is written; throwing stops the write with nothing changed. */
+  readonly beforeWrite?: () => void;
+  /** Runs under the lock once every file is in place (the build cache is saved here). */
+  readonly afterWrite?: () => void;
 }
 
 const randomTempName = (): string => `.jtc-${randomBytes(8).toString('hex')}.tmp`;

@@ -149,4 +149,25 @@ describe('incremental builds (property)', () => {
     expect(mtimes()).toEqual(files);
     expect(readFileSync(join(out, '.jtc-cache', '.gitignore'), 'utf8')).toBe('*\n');
   });
+
+  it('stop, writing nothing, when another build wrote the folder after their cache was read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-cache-'));
+    cpSync('fixtures/valid', join(dir, 'contracts'), { recursive: true });
+    const out = join(dir, 'out');
+    const build = (exactNumbers: boolean) => runBuild([join(dir, 'contracts')], { ...options, out, exactNumbers }, quiet);
+    await build(true);
+    // A default build starts and compiles; an exact build then reads the exact cache, which holds
+    // every file, before the default build writes its files over them.
+    const overwriting = build(false);
+    const trusting = build(true);
+    await expect(overwriting).resolves.toBe(0);
+    await expect(trusting).rejects.toThrow(/another jtc build wrote here while this one ran; nothing was written/);
+    const written = snapshot(out);
+    // Run again, the exact build rebuilds what the default one left.
+    await build(true);
+    const clean = mkdtempSync(join(tmpdir(), 'jtc-clean-'));
+    await runBuild([join(dir, 'contracts')], { ...options, out: clean, exactNumbers: true, cache: false }, quiet);
+    expect(snapshot(out)).toEqual(snapshot(clean));
+    expect(snapshot(out)).not.toEqual(written);
+  });
 });
