@@ -19,16 +19,6 @@ function issue(path, schemaPath, keyword, message, params) {
 
 {{validators}}
 
-/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
-function describeError(error) {
-  try {
-    return error instanceof Error ? error.name + ": " + error.message : String(error);
-  }
-  catch {
-    return "an exception that cannot be turned into text";
-  }
-}
-
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
  * Object.prototype. Such keys exist only where something polluted it; then the issue pass, which
@@ -61,7 +51,7 @@ function createValidator(check, collect, schema) {
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     }
     catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options) => {

@@ -347,6 +347,16 @@ function copyJsonValue<T>(value: T): T {
   return copy as T;
 }
 
+/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
+function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return "a value that cannot be turned into text";
+  }
+}
+
 const allowed = new Set<unknown>(["V000", "V001", "V002", "V003", "V004", "V005", "V006", "V007", "V008", "V009", "V010", "V011", "V012", "V013", "V014", "V015", "V016", "V017", "V018", "V019", "V020", "V021", "V022", "V023", "V024", "V025", "V026", "V027", "V028", "V029", "V030", "V031", "V032", "V033", "V034", "V035", "V036", "V037", "V038", "V039", "V040", "V041", "V042", "V043", "V044", "V045", "V046", "V047", "V048", "V049", "V050", "V051", "V052", "V053", "V054", "V055", "V056", "V057", "V058", "V059", "V060", "V061", "V062", "V063", "V064", "V065", "V066", "V067", "V068", "V069", "V070", "V071", "V072", "V073", "V074", "V075", "V076", "V077", "V078", "V079", "V080", "V081", "V082", "V083", "V084", "V085", "V086", "V087", "V088", "V089", "V090", "V091", "V092", "V093", "V094", "V095", "V096", "V097", "V098", "V099", "V100", "V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111", "V112", "V113", "V114", "V115", "V116", "V117", "V118", "V119", "V120", "V121", "V122", "V123", "V124", "V125", "V126", "V127"]);
 const allowedValues = Object.freeze(["V000", "V001", "V002", "V003", "V004", "V005", "V006", "V007", "V008", "V009", "V010", "V011", "V012", "V013", "V014", "V015", "V016", "V017", "V018", "V019", "V020", "V021", "V022", "V023", "V024", "V025", "V026", "V027", "V028", "V029", "V030", "V031", "V032", "V033", "V034", "V035", "V036", "V037", "V038", "V039", "V040", "V041", "V042", "V043", "V044", "V045", "V046", "V047", "V048", "V049", "V050", "V051", "V052", "V053", "V054", "V055", "V056", "V057", "V058", "V059", "V060", "V061", "V062", "V063", "V064", "V065", "V066", "V067", "V068", "V069", "V070", "V071", "V072", "V073", "V074", "V075", "V076", "V077", "V078", "V079", "V080", "V081", "V082", "V083", "V084", "V085", "V086", "V087", "V088", "V089", "V090", "V091", "V092", "V093", "V094", "V095", "V096", "V097", "V098", "V099", "V100", "V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111", "V112", "V113", "V114", "V115", "V116", "V117", "V118", "V119", "V120", "V121", "V122", "V123", "V124", "V125", "V126", "V127"]);
 
@@ -3820,15 +3830,6 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.name + ": " + error.message : String(error);
-  } catch {
-    return "an exception that cannot be turned into text";
-  }
-}
-
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
@@ -3859,7 +3860,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {

@@ -107,6 +107,16 @@ function copyJsonValue<T>(value: T): T {
   return copy as T;
 }
 
+/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
+function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return "a value that cannot be turned into text";
+  }
+}
+
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
@@ -232,15 +242,6 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-/** An error's text, whatever was thrown: String() itself can throw (a null-prototype object, a throwing toString). */
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.name + ": " + error.message : String(error);
-  } catch {
-    return "an exception that cannot be turned into text";
-  }
-}
-
 type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
@@ -271,7 +272,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       const truncated = issues.length > maxIssues;
       return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
     } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeError(error), {})], truncated: false };
+      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
     }
   };
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {

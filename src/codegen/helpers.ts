@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
  * text without its imports and `export` keywords; what a helper needs of the others is derived
  * from the names its text uses, never listed by hand.
  */
-export type HelperName = 'isPlainObject' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal' | 'copyJsonValue';
+export type HelperName = 'isPlainObject' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal' | 'copyJsonValue' | 'describeThrown';
 
 /** In the order they are written into a module. */
-const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal', 'copyJsonValue'];
+const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal', 'copyJsonValue', 'describeThrown'];
 
 /** The support files ship as source: from `src/codegen` and from `dist/codegen` alike this is `src/support/`. */
 const supportFolder = new URL('../../src/support/', import.meta.url);

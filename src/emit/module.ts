@@ -43,8 +43,9 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
   const inputSchema = schemaToJson(contract.input);
   const outputSchema = schemaToJson(contract.output);
   if (usesJsonNumber(inputSchema, exact) || usesJsonNumber(outputSchema, exact)) validators.helpers.add('jsonNumber');
-  // The template's createValidator hands out copies of the schemas.
+  // The template's createValidator hands out copies of the schemas and describes what a read threw.
   validators.helpers.add('copyJsonValue');
+  validators.helpers.add('describeThrown');
   const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
   const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
   const hoisted = join(validators.hoisted, '\n');

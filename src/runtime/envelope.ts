@@ -1,4 +1,5 @@
 import { isJsonNumber } from './json.js';
+import { describeThrown } from '../support/describe-thrown.js';
 
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
 export interface EnvelopeLimits {
@@ -131,16 +132,6 @@ function containerCopy(value: unknown): object | undefined {
   if (isPlainArray(value)) return [];
   if (isPlainObject(value)) return {};
   return undefined;
-}
-
-/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
-export function describeThrown(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
-  } catch {
-    return 'a value that cannot be turned into text';
-  }
 }
 
 function walk(root: object, limits: EnvelopeLimits, exactNumbers: boolean): string | undefined {

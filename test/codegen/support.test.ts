@@ -7,6 +7,7 @@ import { compareDecimal } from '../../src/support/compare-decimal.js';
 import { copyJsonValue } from '../../src/support/copy-json-value.js';
 import { decimalKey } from '../../src/support/decimal-key.js';
 import { decimalOf } from '../../src/support/decimal-of.js';
+import { describeThrown } from '../../src/support/describe-thrown.js';
 import { describeType as describeExact } from '../../src/support/describe-type.exact.js';
 import { isJsonNumber } from '../../src/support/is-json-number.js';
 import { isJsonValue as isJsonValueDefault } from '../../src/support/is-json-value.default.js';
@@ -93,6 +94,17 @@ describe('support code', () => {
   it('isJsonNumber recognises what the runtime does', () => {
     const brand = Symbol.for('json-tool-contracts/JsonNumber');
     for (const value of [new JsonNumber('1.5'), jsonNumber('2'), { [brand]: true, decimal: '1' }, Object.freeze({ [brand]: true, decimal: 'x' }), 1]) expect(isJsonNumber(value)).toBe(runtimeIsJsonNumber(value));
+  });
+
+  it('describeThrown gives text for anything thrown, also what String() cannot turn into text', () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const throwingText = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    expect([new TypeError('boom'), 'plain', 7, Object.create(null), throwingText, revoked.proxy].map(describeThrown)).toEqual(['boom', 'plain', '7', 'a value that cannot be turned into text', 'a value that cannot be turned into text', 'a value that cannot be turned into text']);
   });
 
   it('describeType names numbers by what they are in exact mode', () => {
