@@ -136,17 +136,6 @@ export interface TypeScope {
   jsonValue(): Code;
 }
 
-/**
- * A constraint on one value, in every mode: `holds` is its meaning at build time (on source
- * values, numbers exact), `emit` the same meaning as generated code, with the message that
- * reports it. Both sit side by side in the keyword's file so they cannot drift apart.
- */
-export interface ValueConstraint<Rule, Value> {
-  readonly keyword: string;
-  holds(rule: Rule, value: Value): boolean;
-  emit(rule: Rule, value: Code, context: EmitContext): EmittedCheck;
-}
-
 /** What an emitter needs besides the rule: the number mode, and module-level constants. */
 export interface EmitContext {
   readonly exactNumbers: boolean;

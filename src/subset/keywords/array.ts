@@ -1,7 +1,7 @@
 import { Code, code, join, lines } from '../../codegen/code.js';
-import { rulesOf, type CountBound, type SchemaNode } from '../../ir/schema-node.js';
+import { rulesOf, type SchemaNode } from '../../ir/schema-node.js';
 import { keyed } from '../emission.js';
-import { countKeyword, invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily, type ValueConstraint } from '../keyword.js';
+import { countKeyword, invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily } from '../keyword.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
 
@@ -22,13 +22,12 @@ const items: KeywordDefinition<JsonNode> = {
   editor: { $ref: '#/definitions/schema', description: 'Arrays: the schema of every element (one schema; tuples are outside the subset).' },
 };
 
-const minItems = countKeyword('minItems', 'array', 'Arrays: at least this many elements.');
-const maxItems = countKeyword('maxItems', 'array', 'Arrays: at most this many elements.');
-
 const elements = (n: number): string => (n === 1 ? 'item' : 'items');
 
-const minItemsConstraint: ValueConstraint<CountBound, readonly unknown[]> = {
-  keyword: 'minItems',
+const minItems: BoundKeyword<'array'> = {
+  definition: countKeyword('minItems', 'array', 'Arrays: at least this many elements.'),
+  side: 'lower',
+  of: (rules) => rules.minItems,
   holds: (bound, value) => value.length >= bound.value,
   emit: (bound, value) => ({
     fails: code`${value}.length < ${bound.value}`,
@@ -37,8 +36,10 @@ const minItemsConstraint: ValueConstraint<CountBound, readonly unknown[]> = {
   }),
 };
 
-const maxItemsConstraint: ValueConstraint<CountBound, readonly unknown[]> = {
-  keyword: 'maxItems',
+const maxItems: BoundKeyword<'array'> = {
+  definition: countKeyword('maxItems', 'array', 'Arrays: at most this many elements.'),
+  side: 'upper',
+  of: (rules) => rules.maxItems,
   holds: (bound, value) => value.length <= bound.value,
   emit: (bound, value) => ({
     fails: code`${value}.length > ${bound.value}`,
@@ -47,10 +48,7 @@ const maxItemsConstraint: ValueConstraint<CountBound, readonly unknown[]> = {
   }),
 };
 
-const bounds = boundParts('array', [
-  { keyword: 'minItems', group: 'array', definition: minItems, constraint: minItemsConstraint, side: 'lower', of: (rules) => rules.minItems },
-  { keyword: 'maxItems', group: 'array', definition: maxItems, constraint: maxItemsConstraint, side: 'upper', of: (rules) => rules.maxItems },
-] satisfies BoundKeyword<'array'>[]);
+const bounds = boundParts('array', [minItems, maxItems]);
 
 const itemsOf = (node: SchemaNode): SchemaNode | undefined => rulesOf(node, 'array')?.items;
 

@@ -4,12 +4,12 @@ import { rulesOf } from '../../ir/schema-node.js';
 import { compareDecimals, type ParsedDecimal } from '../../runtime/json.js';
 import type { JsonNode } from '../../source/json-node.js';
 import type { EmitScope } from '../emission.js';
-import type { CompareScope, KeywordDefinition, KeywordValues, SourceValueOf, ValueConstraint, WarnScope } from '../keyword.js';
+import type { CompareScope, EmitContext, EmittedCheck, KeywordDefinition, KeywordValues, SourceValueOf, WarnScope } from '../keyword.js';
 import type { NumericReading } from '../numeric-reading.js';
 
 /**
- * A bound keyword is one entry: how its value is read, its build-time meaning and generated check
- * (the constraint), where the IR keeps it and which side it bounds. What every bound means to
+ * A bound keyword is one entry: how its value is read, where the IR keeps it, which side it bounds,
+ * and its build-time meaning beside its generated check. What every bound means to
  * every consumer (exported schema, JSDoc tag, shape key, warnings, diff) is written once below,
  * over a family's entries in their order, which is the order of the exported schema and of the
  * generated checks; a new bound is one entry in its family's file.
@@ -26,14 +26,15 @@ type RulesOf<G extends BoundGroup> = GroupTypes[G]['rules'];
 type BoundOf<G extends BoundGroup> = GroupTypes[G]['bound'];
 
 export interface BoundKeyword<G extends BoundGroup = BoundGroup> {
-  readonly keyword: string;
-  readonly group: G;
   readonly definition: KeywordDefinition<BoundOf<G>>;
-  readonly constraint: ValueConstraint<BoundOf<G>, GroupTypes[G]['value']>;
   /** A lower bound is tightened by raising it, an upper one by lowering it. */
   readonly side: 'lower' | 'upper';
   /** The bound in its group's rules, where the checker put it. */
   of(rules: RulesOf<G>): BoundOf<G> | undefined;
+  /** Its meaning at build time, on a source value (numbers exact). */
+  holds(bound: BoundOf<G>, value: GroupTypes[G]['value']): boolean;
+  /** The same meaning as generated code, with the message that reports it: side by side, so they cannot drift apart. */
+  emit(bound: BoundOf<G>, value: Code, context: EmitContext): EmittedCheck;
 }
 
 /** What every bound of a group shares: how it is written and ordered, and how a source value meets it. */
@@ -85,7 +86,7 @@ const groupRules = <G extends BoundGroup>(group: G, node: SchemaNode): RulesOf<G
  */
 export function boundParts<G extends BoundGroup>(group: G, keywords: readonly BoundKeyword<G>[]) {
   const reading = readings[group] as BoundGroupReading<G>;
-  const written = (rules: RulesOf<G> | undefined) => boundsOf(keywords, rules).map(({ keyword, bound }) => ({ keyword: keyword.keyword, text: reading.text(bound) }));
+  const written = (rules: RulesOf<G> | undefined) => boundsOf(keywords, rules).map(({ keyword, bound }) => ({ keyword: keyword.definition.keyword, text: reading.text(bound) }));
   return {
     keywords: keywords.map((keyword): KeywordDefinition => keyword.definition),
     /** The group's bounds as the checker read them; a bound's rule field is its keyword. */
@@ -93,17 +94,17 @@ export function boundParts<G extends BoundGroup>(group: G, keywords: readonly Bo
       const rules: Record<string, unknown> = {};
       for (const keyword of keywords) {
         const bound = values.get(keyword.definition);
-        if (bound !== undefined) rules[keyword.keyword] = bound;
+        if (bound !== undefined) rules[keyword.definition.keyword] = bound;
       }
       return rules as RulesOf<G>;
     },
     isEmpty: (rules: RulesOf<G>): boolean => boundsOf(keywords, rules).length === 0,
     holds: (rules: RulesOf<G>, source: SourceValueOf<G>, numeric: NumericReading): boolean => {
       const value = reading.valueOf(source, numeric);
-      return boundsOf(keywords, rules).every(({ keyword, bound }) => keyword.constraint.holds(reading.reread(bound, numeric), value));
+      return boundsOf(keywords, rules).every(({ keyword, bound }) => keyword.holds(reading.reread(bound, numeric), value));
     },
     /** One generated check per bound, in table order. */
-    emit: (rules: RulesOf<G>, scope: EmitScope): Code => lines(scope.failAll(boundsOf(keywords, rules).map(({ keyword, bound }) => [keyword.keyword, keyword.constraint.emit(bound, scope.value, scope.context)] as const))),
+    emit: (rules: RulesOf<G>, scope: EmitScope): Code => lines(scope.failAll(boundsOf(keywords, rules).map(({ keyword, bound }) => [keyword.definition.keyword, keyword.emit(bound, scope.value, scope.context)] as const))),
     toJson(node: SchemaNode, write: (keyword: string, value: JsonNode) => void): void {
       for (const { keyword, text } of written(groupRules(group, node))) write(keyword, { kind: 'number', position: node.position, pointer: node.pointer, lexeme: text });
     },
@@ -118,7 +119,7 @@ export function boundParts<G extends BoundGroup>(group: G, keywords: readonly Bo
       const lower = bounds.find(({ keyword }) => keyword.side === 'lower');
       const upper = bounds.find(({ keyword }) => keyword.side === 'upper');
       if (lower === undefined || upper === undefined || reading.order(lower.bound, upper.bound, scope.numeric) <= 0) return;
-      const [low, high] = [lower.keyword.keyword, upper.keyword.keyword];
+      const [low, high] = [lower.keyword.definition.keyword, upper.keyword.definition.keyword];
       scope.warn('JTC202', lower.bound, `"${low}" ${reading.text(lower.bound)} is greater than "${high}" ${reading.text(upper.bound)}: no ${reading.noun} is valid`, 'swap or correct the bounds');
     },
     /** A bound added, or tightened, narrows; removed or loosened widens. */
@@ -127,7 +128,7 @@ export function boundParts<G extends BoundGroup>(group: G, keywords: readonly Bo
       for (const keyword of keywords) {
         const old = was === undefined ? undefined : keyword.of(was);
         const current = now === undefined ? undefined : keyword.of(now);
-        const name = keyword.keyword;
+        const name = keyword.definition.keyword;
         if (old === undefined) {
           if (current !== undefined) scope.change(current, 'narrows', `"${name}" ${reading.text(current)} was added`);
         } else if (current === undefined) {

@@ -1,11 +1,8 @@
 import { Code, code } from '../../codegen/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
-import { compareDecimals, parseDecimal, roundTripsThroughF64, type ParsedDecimal } from '../../runtime/json.js';
-import { decimalKeyword, type EmitContext, type EmittedCheck, type RuleFamily, type ValueConstraint } from '../keyword.js';
+import { compareDecimals, parseDecimal, roundTripsThroughF64 } from '../../runtime/json.js';
+import { decimalKeyword, type EmitContext, type EmittedCheck, type RuleFamily } from '../keyword.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
-
-const minimum = decimalKeyword('minimum', 'number', 'Numbers: at least this value (inclusive), compared exactly.');
-const maximum = decimalKeyword('maximum', 'number', 'Numbers: at most this value (inclusive), compared exactly.');
 
 /**
  * The comparison `value <op> bound` is false when the value breaks the bound.
@@ -32,22 +29,21 @@ function emitBound(bound: DecimalBound, value: Code, context: EmitContext, nativ
   return { fails, message, params: code`{ limit: ${bound.lexeme} }` };
 }
 
-const minimumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
-  keyword: 'minimum',
+const minimum: BoundKeyword<'number'> = {
+  definition: decimalKeyword('minimum', 'number', 'Numbers: at least this value (inclusive), compared exactly.'),
+  side: 'lower',
+  of: (rules) => rules.minimum,
   holds: (bound, value) => compareDecimals(value, bound.value) >= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} < ${f64}`, '< 0', '>='),
 };
 
-const maximumConstraint: ValueConstraint<DecimalBound, ParsedDecimal> = {
-  keyword: 'maximum',
+const maximum: BoundKeyword<'number'> = {
+  definition: decimalKeyword('maximum', 'number', 'Numbers: at most this value (inclusive), compared exactly.'),
+  side: 'upper',
+  of: (rules) => rules.maximum,
   holds: (bound, value) => compareDecimals(value, bound.value) <= 0,
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} > ${f64}`, '> 0', '<='),
 };
 
-const bounds: readonly BoundKeyword<'number'>[] = [
-  { keyword: 'minimum', group: 'number', definition: minimum, constraint: minimumConstraint, side: 'lower', of: (rules) => rules.minimum },
-  { keyword: 'maximum', group: 'number', definition: maximum, constraint: maximumConstraint, side: 'upper', of: (rules) => rules.maximum },
-];
-
 /** The number rules (of `number` and `integer`): inclusive `minimum` and `maximum`, exact. */
-export const numberBounds: RuleFamily<'number'> = { group: 'number', ...boundParts('number', bounds) };
+export const numberBounds: RuleFamily<'number'> = { group: 'number', ...boundParts('number', [minimum, maximum]) };

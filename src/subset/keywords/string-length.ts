@@ -1,11 +1,7 @@
 import { Code, code } from '../../codegen/code.js';
 import { codePointLength } from '../../support/code-point-length.js';
-import type { CountBound } from '../../ir/schema-node.js';
-import { countKeyword, type RuleFamily, type ValueConstraint } from '../keyword.js';
+import { countKeyword, type RuleFamily } from '../keyword.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
-
-const minLength = countKeyword('minLength', 'string', 'Strings: at least this many characters, counted in code points.');
-const maxLength = countKeyword('maxLength', 'string', 'Strings: at most this many characters, counted in code points.');
 
 const characters = (n: number): string => (n === 1 ? 'character' : 'characters');
 
@@ -13,8 +9,10 @@ const characters = (n: number): string => (n === 1 ? 'character' : 'characters')
  * A string of n UTF-16 units has between n/2 and n code points, so the units decide most cases
  * and the code points are counted only in the band where they cannot.
  */
-const minLengthConstraint: ValueConstraint<CountBound, string> = {
-  keyword: 'minLength',
+const minLength: BoundKeyword<'string'> = {
+  definition: countKeyword('minLength', 'string', 'Strings: at least this many characters, counted in code points.'),
+  side: 'lower',
+  of: (rules) => rules.minLength,
   holds: (bound, value) => codePointLength(value) >= bound.value,
   emit: (bound, value) => ({
     fails: code`${value}.length < ${bound.value * 2} && (${value}.length < ${bound.value} || ${Code.helper('codePointLength')}(${value}) < ${bound.value})`,
@@ -23,8 +21,10 @@ const minLengthConstraint: ValueConstraint<CountBound, string> = {
   }),
 };
 
-const maxLengthConstraint: ValueConstraint<CountBound, string> = {
-  keyword: 'maxLength',
+const maxLength: BoundKeyword<'string'> = {
+  definition: countKeyword('maxLength', 'string', 'Strings: at most this many characters, counted in code points.'),
+  side: 'upper',
+  of: (rules) => rules.maxLength,
   holds: (bound, value) => codePointLength(value) <= bound.value,
   emit: (bound, value) => ({
     fails: code`${value}.length > ${bound.value} && (${value}.length > ${bound.value * 2} || ${Code.helper('codePointLength')}(${value}) > ${bound.value})`,
@@ -33,10 +33,5 @@ const maxLengthConstraint: ValueConstraint<CountBound, string> = {
   }),
 };
 
-const bounds: readonly BoundKeyword<'string'>[] = [
-  { keyword: 'minLength', group: 'string', definition: minLength, constraint: minLengthConstraint, side: 'lower', of: (rules) => rules.minLength },
-  { keyword: 'maxLength', group: 'string', definition: maxLength, constraint: maxLengthConstraint, side: 'upper', of: (rules) => rules.maxLength },
-];
-
 /** The string rules: `minLength` and `maxLength`, counted in code points. */
-export const stringLength: RuleFamily<'string'> = { group: 'string', ...boundParts('string', bounds) };
+export const stringLength: RuleFamily<'string'> = { group: 'string', ...boundParts('string', [minLength, maxLength]) };
