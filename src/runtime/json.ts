@@ -5,6 +5,8 @@
  */
 
 import { compareDecimal } from '../support/compare-decimal.js';
+import { decimalOf } from '../support/decimal-of.js';
+import { isJsonNumberText } from '../support/is-json-number-text.js';
 import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
 
 export { copyJsonValue } from '../support/copy-json-value.js';
@@ -87,42 +89,11 @@ export interface ParsedDecimal {
   readonly exponent: bigint;
 }
 
-/** Reads JSON number syntax (and JS's `1e+21`); undefined if the text is not a number. */
+/** Reads JSON number text (JS writes numbers in it too, `1e+21` included); undefined for any other text. */
 export function parseDecimal(text: string): ParsedDecimal | undefined {
-  let i = 0;
-  const negative = text[i] === '-';
-  if (negative) i++;
-  let digits = '';
-  let fraction = 0;
-  let seenDigit = false;
-  let seenPoint = false;
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (c >= '0' && c <= '9') {
-      seenDigit = true;
-      if (seenPoint) fraction++;
-      if (digits !== '' || c !== '0') digits += c;
-    } else if (c === '.' && !seenPoint) {
-      seenPoint = true;
-    } else {
-      break;
-    }
-  }
-  if (!seenDigit) return undefined;
-  let exponent = 0n;
-  if (text[i] === 'e' || text[i] === 'E') {
-    i++;
-    const exponentText = text.slice(i);
-    if (!/^[+-]?[0-9]+$/.test(exponentText)) return undefined;
-    exponent = BigInt(exponentText);
-    i = text.length;
-  }
-  if (i !== text.length) return undefined;
-  let end = digits.length;
-  while (end > 0 && digits[end - 1] === '0') end--;
-  const kept = digits.slice(0, end);
-  if (kept === '') return { negative: false, digits: '', exponent: 0n };
-  return { negative, digits: kept, exponent: exponent - BigInt(fraction) + BigInt(digits.length - end) };
+  if (!isJsonNumberText(text)) return undefined;
+  const [negative, digits, exponent] = decimalOf(text);
+  return { negative, digits, exponent };
 }
 
 /** True when the nearest f64 of the literal, written as JSON.stringify writes it, is the literal's own value. */

@@ -3,8 +3,8 @@ import type { NumericValue } from './types.js';
 /** [negative, digits, exponent]: the exact value ±digits × 10^exponent, digits without leading or trailing zeros; zero is [false, "", 0n]. Exponents are bigints, so any size compares exactly. */
 export type Decimal = readonly [boolean, string, bigint];
 
-/** The exact decimal of a number as JSON.stringify writes it, of a bigint, or of a JsonNumber. */
-export function decimalOf(value: NumericValue): Decimal {
+/** The exact decimal of a number as JSON.stringify writes it, of a bigint, of a JsonNumber, or of JSON number text. */
+export function decimalOf(value: NumericValue | string): Decimal {
   const text = typeof value === "object" ? value.decimal : String(value);
   let i = text.charCodeAt(0) === 45 ? 1 : 0;
   let digits = "";

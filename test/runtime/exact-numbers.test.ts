@@ -154,6 +154,11 @@ describe('parseJson and stringifyJson', () => {
     expect(parseJson('[0.0, -0.0, -0, 0e5, 1.0, 10.00e-1]', { exactNumbers: true })).toEqual([0, 0, 0, 0, 1, 1]);
   });
 
+  it('makes a JsonNumber only of JSON number text, as JS writes numbers too', () => {
+    expect([new JsonNumber('1e+21'), new JsonNumber('-1.50E2'), new JsonNumber('0.000')].map(String)).toEqual(['1e21', '-150', '0']);
+    for (const text of ['.5', '1.', '01', '+1', '1e', '0x10', 'Infinity', '', ' 1']) expect(() => new JsonNumber(text), text).toThrow(SyntaxError);
+  });
+
   it('reads a number of any length and writes huge exponents back as JSON', () => {
     const long = '9'.repeat(5000);
     expect(parseJson(long, { exactNumbers: true })).toBe(BigInt(long));
