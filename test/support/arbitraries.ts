@@ -19,6 +19,19 @@ function optionalRecord(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbit
  * Schemas of the subset, `depth` levels deep at most; keywords only where they apply. ajv refuses
  * an empty enum, which the subset allows, hence `nonEmptyEnum` for differential tests.
  */
+/** A schema of every declared type, each with the rules its type takes. */
+function everyType(rules: { readonly [K in 'numberRules' | 'stringRules' | 'arrayRules' | 'objectRules']: fc.Arbitrary<Schema> }): fc.Arbitrary<Schema>[] {
+  return [
+    fc.constant({ type: 'null' }),
+    fc.constant({ type: 'boolean' }),
+    rules.numberRules.map((r) => ({ type: 'number', ...r })),
+    rules.numberRules.map((r) => ({ type: 'integer', ...r })),
+    rules.stringRules.map((r) => ({ type: 'string', ...r })),
+    rules.arrayRules.map((r) => ({ type: 'array', ...r })),
+    rules.objectRules.map((r) => ({ type: 'object', ...r })),
+  ];
+}
+
 export function subsetSchema(depth = 3, options: { nonEmptyEnum?: boolean } = {}): fc.Arbitrary<Schema> {
   const { schema } = fc.letrec<{ schema: Schema }>((tie) => {
     const child = (): fc.Arbitrary<Schema> => (depth <= 0 ? fc.constant({ type: 'string' }) : (tie('schema') as fc.Arbitrary<Schema>));
@@ -34,13 +47,7 @@ export function subsetSchema(depth = 3, options: { nonEmptyEnum?: boolean } = {}
       }),
     );
     const typed = fc.oneof(
-      fc.constant({ type: 'null' }),
-      fc.constant({ type: 'boolean' }),
-      numberRules.map((r) => ({ type: 'number', ...r })),
-      numberRules.map((r) => ({ type: 'integer', ...r })),
-      stringRules.map((r) => ({ type: 'string', ...r })),
-      arrayRules.map((r) => ({ type: 'array', ...r })),
-      objectRules.map((r) => ({ type: 'object', ...r })),
+      ...everyType({ numberRules, stringRules, arrayRules, objectRules }),
       fc.tuple(stringRules, numberRules, objectRules).map(([s, n, o]) => ({ ...s, ...n, ...o })),
       fc.array(fc.oneof(jsonScalar, fc.array(jsonScalar, { maxLength: 2 }), fc.dictionary(fc.constantFrom('k', 'v'), jsonScalar, { maxKeys: 2 })), { minLength: options.nonEmptyEnum ? 1 : 0, maxLength: 4 }).map((values) => ({ enum: values })),
       fc.uniqueArray(fc.string({ maxLength: 3 }), { minLength: 1, maxLength: 4 }).map((values) => ({ type: 'string', enum: values })),
@@ -125,13 +132,7 @@ export function broadSchema(depth = 2): fc.Arbitrary<Schema> {
     );
     const withEnum = (base: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> => fc.tuple(base, fc.option(fc.array(enumMember, { maxLength: 4 }), { nil: undefined, freq: 3 })).map(([s, values]) => (values === undefined ? s : { ...s, enum: values }));
     const typed = fc.oneof(
-      fc.constant({ type: 'null' }),
-      fc.constant({ type: 'boolean' }),
-      numberRules.map((r) => ({ type: 'number', ...r })),
-      numberRules.map((r) => ({ type: 'integer', ...r })),
-      stringRules.map((r) => ({ type: 'string', ...r })),
-      arrayRules.map((r) => ({ type: 'array', ...r })),
-      objectRules.map((r) => ({ type: 'object', ...r })),
+      ...everyType({ numberRules, stringRules, arrayRules, objectRules }),
       objectRules.map((r) => ({ type: 'object', ...r })),
       fc.tuple(stringRules, numberRules, arrayRules, objectRules).map(([s, n, a, o]) => ({ ...s, ...n, ...a, ...o })),
     );
