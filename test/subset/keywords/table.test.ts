@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { descriptiveAnnotations, valueAnnotations } from '../../../src/subset/keywords/annotations.js';
-import { keywordFamilies, keywordTable, ruleFamilies } from '../../../src/subset/keywords/index.js';
+import { documentingFamilies, keywordFamilies, keywordTable, ruleFamilies } from '../../../src/subset/keywords/index.js';
 import { compileSchema } from '../../support/load-module.js';
 
 /** The keyword table: each keyword in one family, and every validating keyword telling shapes apart. */
@@ -9,6 +9,11 @@ describe('the keyword table', () => {
     const listed = keywordFamilies.flatMap((family) => family.keywords.map((definition) => definition.keyword));
     expect(new Set(listed).size).toBe(listed.length);
     expect([...keywordTable.keys()]).toEqual(listed);
+  });
+
+  it('shows in JSDoc every family that has something to say there, each once', () => {
+    expect(new Set(documentingFamilies).size).toBe(documentingFamilies.length);
+    expect(new Set(documentingFamilies)).toEqual(new Set(keywordFamilies.filter((family) => family.docLines !== undefined)));
   });
 
   it('puts every keyword that applies to one type of value in the family that owns that type', () => {
