@@ -136,11 +136,12 @@ const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
  * for digits-only integer literals beyond 2^53, a JsonNumber otherwise.
  */
 export function exactNumber(lexeme: string): number | bigint | JsonNumber {
-  const parsed = parseDecimal(lexeme)!;
+  // The lexeme is JSON number text (the reader scanned it), so it is read without checking it again.
+  const [, digits, exponent] = decimalOf(lexeme);
   const asNumber = Number(lexeme);
   if (Number.isFinite(asNumber)) {
-    const roundTrip = parseDecimal(String(asNumber))!;
-    if (roundTrip.digits === parsed.digits && roundTrip.exponent === parsed.exponent) return asNumber === 0 ? 0 : asNumber;
+    const [, roundTripDigits, roundTripExponent] = decimalOf(asNumber);
+    if (roundTripDigits === digits && roundTripExponent === exponent) return asNumber === 0 ? 0 : asNumber;
   }
   // Only a literal written as plain digits becomes a bigint: `1e1000000000` must not allocate a billion digits.
   if (/^-?[0-9]+$/.test(lexeme)) {
