@@ -37,19 +37,5 @@ function rulesHold(node: SchemaNode, value: JsonNode, numeric: NumericReading): 
 
 function groupHolds<G extends RuleGroupName>(group: G, node: SchemaNode, value: SourceValueOf<G>, numeric: NumericReading): boolean {
   const rules = rulesOf(node, group);
-  return rules === undefined || ruleFamilies[group].holds(rules, value, numeric, acceptsIn(numeric));
-}
-
-type Accepts = (node: SchemaNode, value: JsonNode) => boolean;
-
-/** A child's check for each reading (there are two), made once: evaluation runs for every enum member, default and example. */
-const acceptsByReading = new Map<NumericReading, Accepts>();
-
-function acceptsIn(numeric: NumericReading): Accepts {
-  let accepts = acceptsByReading.get(numeric);
-  if (accepts === undefined) {
-    accepts = (child, childValue) => evaluate(child, childValue, numeric);
-    acceptsByReading.set(numeric, accepts);
-  }
-  return accepts;
+  return rules === undefined || ruleFamilies[group].holds(rules, value, numeric, (child, childValue) => evaluate(child, childValue, numeric));
 }
