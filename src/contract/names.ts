@@ -49,3 +49,18 @@ export function generatedNameProblem(name: string): string | undefined {
   if (reservedWords.has(exportName(name))) return `would be exported from the index as "${exportName(name)}", a reserved word that cannot be imported`;
   return undefined;
 }
+
+/**
+ * A name for a tool whose name collides with others (JTC124, JTC125): the first of `name_2`,
+ * `name_3`, … that is valid and collides with none of `others` by name, type names or module file.
+ */
+export function freeToolName(name: string, others: readonly string[]): string | undefined {
+  const taken = new Set(others.flatMap((other) => [other, typeStem(other), other.toLowerCase()]));
+  // Each other name blocks at most three candidates (by name, type names and file), so one of these is free.
+  for (let n = 2; n <= 3 * others.length + 2; n++) {
+    const candidate = `${name}_${n}`;
+    if (toolNameProblem(candidate) !== undefined || generatedNameProblem(candidate) !== undefined) return undefined;
+    if (!taken.has(candidate) && !taken.has(typeStem(candidate)) && !taken.has(candidate.toLowerCase())) return candidate;
+  }
+  return undefined;
+}

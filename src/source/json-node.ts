@@ -51,3 +51,28 @@ export interface JsonNullNode extends NodeBase {
 export function findMember(node: JsonObjectNode, key: string): JsonMember | undefined {
   return node.members.find((member) => member.key === key);
 }
+
+const unescapeToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** The value a JSON Pointer (RFC 6901) names, or undefined. */
+export function nodeAt(root: JsonNode, pointer: string): JsonNode | undefined {
+  if (pointer === '') return root;
+  let node: JsonNode | undefined = root;
+  for (const token of pointer.slice(1).split('/')) {
+    const key = unescapeToken(token);
+    if (node?.kind === 'object') node = findMember(node, key)?.value;
+    else if (node?.kind === 'array' && /^(0|[1-9][0-9]*)$/.test(key)) node = node.items[Number(key)];
+    else return undefined;
+  }
+  return node;
+}
+
+/** The object member a JSON Pointer ends at, with the object that holds it; undefined when it names none. */
+export function memberAt(root: JsonNode, pointer: string): { readonly object: JsonObjectNode; readonly member: JsonMember } | undefined {
+  const cut = pointer.lastIndexOf('/');
+  if (cut < 0) return undefined;
+  const object = nodeAt(root, pointer.slice(0, cut));
+  if (object?.kind !== 'object') return undefined;
+  const member = findMember(object, unescapeToken(pointer.slice(cut + 1)));
+  return member === undefined ? undefined : { object, member };
+}

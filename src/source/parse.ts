@@ -81,8 +81,10 @@ class SyntaxStop extends Error {}
 
 export class LineMap {
   private readonly lineStarts: number[] = [0];
+  private readonly length: number;
 
   constructor(text: string) {
+    this.length = text.length;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.lineStarts.push(i + 1);
@@ -98,6 +100,12 @@ export class LineMap {
       else high = mid - 1;
     }
     return { line: low + 1, column: offset - this.lineStarts[low]! + 1, offset };
+  }
+
+  /** The offset of a 1-based line and column (a diagnostic's), clamped to the text. */
+  offset(line: number, column: number): number {
+    const start = this.lineStarts[Math.min(Math.max(line, 1), this.lineStarts.length) - 1]!;
+    return Math.min(start + column - 1, this.lineStarts[line] ?? this.length);
   }
 }
 

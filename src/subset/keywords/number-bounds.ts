@@ -45,5 +45,8 @@ const maximum: BoundKeyword<'number'> = {
   emit: (bound, value, context) => emitBound(bound, value, context, (f64) => code`${value} > ${f64}`, '> 0', '<='),
 };
 
+/** The inclusive number bounds, each with its side. */
+export const numberBoundKeywords: readonly BoundKeyword<'number'>[] = [minimum, maximum];
+
 /** The number rules (of `number` and `integer`): inclusive `minimum` and `maximum`, exact. */
-export const numberBounds: RuleFamily<'number'> = { group: 'number', ...boundParts('number', [minimum, maximum]) };
+export const numberBounds: RuleFamily<'number'> = { group: 'number', ...boundParts('number', numberBoundKeywords) };

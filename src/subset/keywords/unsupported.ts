@@ -1,3 +1,9 @@
+import { replaceValue, sourceOf, tokenEnd, type Rewrite, type TextEdit } from '../../source/edits.js';
+import { findMember, type JsonMember, type JsonObjectNode } from '../../source/json-node.js';
+import { enumValues } from './enum.js';
+import { numberBoundKeywords } from './number-bounds.js';
+import { typeKeyword } from './type.js';
+
 /**
  * Keywords outside the subset, with what to do instead. Any keyword not in the table of
  * supported ones is rejected; these get advice because people reach for them most.
@@ -52,4 +58,60 @@ export const unsupportedAdvice: Readonly<Record<string, string>> = {
   deprecated: 'say it in "description"',
   readOnly: 'say it in "description"',
   writeOnly: 'say it in "description"',
+};
+
+/**
+ * Unsupported keywords with an exact equivalent in the subset: the rewrite that replaces one where
+ * it stands in `schema`, or undefined when the schema's other keywords leave no exact one (the
+ * equivalent keyword is already there, the type is not `integer`).
+ */
+type Replacement = (text: string, schema: JsonObjectNode, member: JsonMember) => Rewrite | undefined;
+
+const renameKey = (text: string, member: JsonMember, keyword: string): TextEdit => ({ start: member.keyPosition.offset, end: tokenEnd(text, member.keyPosition.offset), text: JSON.stringify(keyword) });
+
+const oneMemberEnum: Replacement = (text, schema, member) => {
+  const keyword = enumValues.definition.keyword;
+  if (findMember(schema, keyword) !== undefined) return undefined;
+  return { title: `replace ${JSON.stringify(member.key)} with a one-member ${JSON.stringify(keyword)}`, edits: [renameKey(text, member, keyword), replaceValue(text, member.value, `[${sourceOf(text, member.value)}]`)] };
+};
+
+/** An exclusive bound on an integer is the inclusive bound on the next integer inside it. */
+const inclusiveIntegerBound =
+  (side: 'lower' | 'upper'): Replacement =>
+  (text, schema, member) => {
+    const keyword = numberBoundKeywords.find((bound) => bound.side === side)!.definition.keyword;
+    const declared = findMember(schema, typeKeyword.definition.keyword)?.value;
+    if (declared?.kind !== 'string' || declared.value !== 'integer' || member.value.kind !== 'number' || findMember(schema, keyword) !== undefined) return undefined;
+    const whole = wholePartsOf(member.value.lexeme);
+    if (whole === undefined) return undefined;
+    const limit = side === 'lower' ? whole.floor + 1n : whole.ceiling - 1n;
+    return { title: `replace ${JSON.stringify(member.key)} ${member.value.lexeme} with ${JSON.stringify(keyword)} ${limit} (the schema takes integers only)`, edits: [renameKey(text, member, keyword), replaceValue(text, member.value, String(limit))] };
+  };
+
+/** Exponents beyond this give integers too long to be worth writing out; no rewrite is offered. */
+const maxWrittenExponent = 1000;
+
+/** The integers just at or below and at or above a JSON number, exactly. */
+function wholePartsOf(lexeme: string): { readonly floor: bigint; readonly ceiling: bigint } | undefined {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lexeme);
+  if (match === null) return undefined;
+  const [, sign, integer, fraction = '', exponentText = '0'] = match;
+  const digits = integer! + fraction;
+  const exponent = Number(exponentText) - fraction.length;
+  if (exponent > maxWrittenExponent) return undefined;
+  const negative = sign === '-';
+  if (exponent >= 0) {
+    const value = BigInt(digits) * 10n ** BigInt(exponent);
+    return { floor: negative ? -value : value, ceiling: negative ? -value : value };
+  }
+  const cut = Math.max(0, digits.length + exponent);
+  const truncated = BigInt(digits.slice(0, cut) || '0');
+  const inexact = /[1-9]/.test(digits.slice(cut)) ? 1n : 0n;
+  return negative ? { floor: -truncated - inexact, ceiling: -truncated } : { floor: truncated, ceiling: truncated + inexact };
+}
+
+export const exactReplacements: Readonly<Record<string, Replacement>> = {
+  const: oneMemberEnum,
+  exclusiveMinimum: inclusiveIntegerBound('lower'),
+  exclusiveMaximum: inclusiveIntegerBound('upper'),
 };
