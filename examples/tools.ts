@@ -4,7 +4,7 @@
  * registered with their contracts and called synchronously, deferred and from outside.
  * In your project the import is the same: 'json-tool-contracts' is the runtime.
  */
-import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from 'json-tool-contracts';
+import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '@json-tool-contracts/runtime';
 import { mathAdd, notesSearch, type NotesSearchOutput } from './generated/index.js';
 
 export function createRuntime(onRecord?: (record: CallRecord) => void): CapabilityRuntime {

@@ -17,7 +17,7 @@ export type * from './ir/schema-node.js';
 export { generateFiles, type CompiledSource, type EmitKind, type GeneratedFile } from './output/file-set.js';
 
 export interface CompileOptions extends CheckOptions {
-  /** `ts` (default): one `.ts` module per contract; `js`: ESM `.js` plus `.d.ts`. */
+  /** `ts` (default): one `.ts` module per contract; `js`: `.mjs` plus `.d.mts`, ESM in any project. */
   readonly emit?: EmitKind;
 }
 

@@ -1,66 +1,123 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileContracts } from '../src/compiler.js';
 
 /**
- * The packed tarball installed into an empty project, as a user adds the package: the runtime and
- * an adapter run on generated modules, nothing else is installed (no TypeScript compiler, no CLI
- * dependency), and both bin names build `.ts` and `.js` modules with no compiler present.
+ * The two packed tarballs installed as a user installs them: the runtime alone into an empty
+ * project (production), the compiler as a dev dependency beside it. Nothing else is installed,
+ * nothing runs at install, every entry point runs, and both bin names build with no TypeScript.
  */
-describe('the published package', () => {
+describe('the published packages', () => {
   const root = resolve('.');
   const work = mkdtempSync(join(tmpdir(), 'jtc-pack-'));
-  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'warn' } });
+  /** What npm writes on stderr too, where it warns about install scripts. */
+  const npmWithWarnings = (args: string[], cwd: string): string => {
+    const run = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+    expect({ args, status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ args, status: 0, stderr: '' });
+    return run.stdout + run.stderr;
+  };
+  interface Packed {
+    filename: string;
+    unpackedSize: number;
+    files: { path: string }[];
+  }
+  const pack = (extra: string[]): Packed => (JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...extra], root)) as Packed[])[0]!;
+  const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'];
+  let runtime: Packed;
+  let compiler: Packed;
 
-  it('installs with no dependency, runs the runtime and the MCP adapter, and builds .ts and .js without TypeScript', () => {
-    const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root)) as { filename: string; files: { path: string }[] }[];
-    const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toContain('LICENSE');
-    expect(files).toContain('dist/hosts/mcp.js');
-    expect(files).toContain('schema/contract.schema.json');
-    // Source ships only for the support code generated modules carry, read as text by `jtc build`.
-    expect(files.filter((f) => (f.startsWith('src/') && !f.startsWith('src/support/')) || f.startsWith('test/'))).toEqual([]);
-    expect(files).toContain('src/support/is-plain-object.ts');
+  beforeAll(() => {
+    runtime = pack(['--workspace', 'packages/runtime']);
+    compiler = pack([]);
+  }, 240_000);
 
-    const project = join(work, 'project');
+  it('ships the runtime without the compiler, and the compiler without the runtime', () => {
+    const runtimeFiles = runtime.files.map((f) => f.path);
+    expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
+    // No keyword table, emitter, template or CLI; source only for the support code modules carry.
+    expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|cli/.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
+    const compilerFiles = compiler.files.map((f) => f.path);
+    expect(compilerFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'bin/jtc.js', 'dist/cli/main.js', 'dist/compiler.js', 'templates/module.ts.tpl', 'schema/contract.schema.json']));
+    expect(compilerFiles.filter((f) => /^(src|test|packages|examples|fixtures)\/|^dist\/hosts\//.test(f))).toEqual([]);
+    for (const manifest of ['package.json', 'packages/runtime/package.json']) {
+      const scripts = Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {});
+      expect(scripts.filter((name) => installScripts.includes(name))).toEqual([]);
+    }
+  });
+
+  it('states the runtime tarball unpacked size in the README, within 10%', () => {
+    const stated = /unpacked\s+size:\s+([\d.]+) kB/.exec(readFileSync('README.md', 'utf8'));
+    expect(stated, 'README states the runtime unpacked size as "unpacked size: N kB"').not.toBeNull();
+    expect(Math.abs(Number(stated![1]) * 1000 - runtime.unpackedSize) / runtime.unpackedSize).toBeLessThan(0.1);
+  });
+
+  it('installs the runtime alone with nothing else and no script, and runs every entry point', () => {
+    const project = join(work, 'production');
     mkdirSync(join(project, 'generated'), { recursive: true });
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    npm(['install', '--offline', join(work, packed[0]!.filename)], project);
-    const installed = readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'));
-    expect(installed).toEqual(['json-tool-contracts']);
-    expect(npm(['ls', '--all', '--parseable'], project)).not.toMatch(/typescript|commander|decimal\.js/);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'production-server', private: true, type: 'module' }));
+    const output = npmWithWarnings(['install', '--offline', join(work, runtime.filename)], project);
+    expect(output).not.toMatch(/install-scripts|prepare/);
+    expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@json-tool-contracts']);
+    const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
+    expect(listed.map((line) => line.slice(project.length + 1))).toEqual([join('node_modules', '@json-tool-contracts', 'runtime')]);
 
+    // The optional peers, as a project that uses those adapters installs them.
+    for (const peer of ['ai', '@modelcontextprotocol/sdk']) {
+      mkdirSync(join(project, 'node_modules', peer, '..'), { recursive: true });
+      symlinkSync(join(root, 'node_modules', peer), join(project, 'node_modules', peer));
+    }
     const source = readFileSync('fixtures/valid/math.add.contract.json', 'utf8');
     for (const file of compileContracts([{ file: 'math.add.contract.json', text: source }], { emit: 'js' }).files) writeFileSync(join(project, 'generated', file.path), file.text);
     writeFileSync(
       join(project, 'main.js'),
-      `import { CapabilityRuntime, ToolPolicy } from 'json-tool-contracts';
-import { mcpToolHandlers } from 'json-tool-contracts/mcp';
-import { openAiChatTools } from 'json-tool-contracts/providers';
-import { mathAdd } from './generated/index.js';
+      `import { CapabilityRuntime, ToolPolicy, parseJson } from '@json-tool-contracts/runtime';
+import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
+import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
+import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
+import { openAiChatTools } from '@json-tool-contracts/runtime/providers';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { mathAdd } from './generated/index.mjs';
 const runtime = new CapabilityRuntime();
 runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, async ({ left, right }) => ({ total: left + right }));
-const mcp = mcpToolHandlers(runtime);
-const result = await mcp.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } });
-console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: result.structuredContent, openai: openAiChatTools(runtime).tools[0].function.name }));
+const mcp = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 2, right: 3 } });
+const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } }), runtime).listTools().tools.length;
+const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
+console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, json: String(parseJson('1e400', { exactNumbers: true })) }));
 `,
     );
     const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, openai: 'math_add' });
+    expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', json: '1e400' });
+  });
+
+  it('installs the compiler as a dev dependency with the runtime and commander only, and both bins build in a CommonJS project', () => {
+    const project = join(work, 'development');
+    mkdirSync(project);
+    npm(['init', '-y'], project); // npm's default project: "type": "commonjs"
+    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
+    const output = npmWithWarnings(['install', '--offline', '--save-dev', join(work, compiler.filename), join(work, runtime.filename)], project);
+    expect(output).not.toMatch(/install-scripts|prepare/);
+    const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
+    expect(listed.map((line) => line.slice(project.length + 1)).sort()).toEqual(['node_modules/@json-tool-contracts/runtime', 'node_modules/commander', 'node_modules/json-tool-contracts']);
 
     copyFileSync('fixtures/valid/math.add.contract.json', join(project, 'math.add.contract.json'));
     for (const bin of ['jtc', 'json-tool-contracts']) {
-      const built = spawnSync(join(project, 'node_modules', '.bin', bin), ['build', 'math.add.contract.json', '-o', `out-${bin}`], { cwd: project, encoding: 'utf8' });
+      const built = spawnSync('npx', ['--offline', bin, 'build', 'math.add.contract.json', '-o', `out-${bin}`], { cwd: project, encoding: 'utf8' });
       expect({ bin, code: built.status, stderr: built.stderr }).toEqual({ bin, code: 0, stderr: '' });
     }
-    // --emit js writes JavaScript and declarations straight from the IR: no TypeScript compiler here.
-    const js = spawnSync(join(project, 'node_modules', '.bin', 'jtc'), ['build', 'math.add.contract.json', '-o', 'out-js', '--emit', 'js'], { cwd: project, encoding: 'utf8' });
+    // --emit js writes JavaScript and declarations straight from the IR: no TypeScript compiler here,
+    // and Node loads them as ESM although this project is CommonJS.
+    const js = spawnSync('npx', ['--offline', 'jtc', 'build', 'math.add.contract.json', '-o', 'out-js', '--emit', 'js'], { cwd: project, encoding: 'utf8' });
     expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 0, stderr: '' });
-    const check = spawnSync(process.execPath, ['--input-type=module', '-e', "const { mathAdd } = await import('./out-js/index.js'); console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 }));"], { cwd: project, encoding: 'utf8' });
-    expect(check.stdout.trim()).toBe('true false');
-  }, 120_000);
+    const imported = spawnSync(process.execPath, ['-e', "import('./out-js/index.mjs').then(({ mathAdd }) => console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 })));"], { cwd: project, encoding: 'utf8' });
+    expect({ stdout: imported.stdout.trim(), stderr: imported.stderr }).toEqual({ stdout: 'true false', stderr: '' });
+    if ((process.features as { require_module?: boolean }).require_module === true) {
+      const required = spawnSync(process.execPath, ['--no-warnings', '-e', "const { mathAdd } = require('./out-js/index.mjs'); console.log(mathAdd.output.is({ total: 3 }));"], { cwd: project, encoding: 'utf8' });
+      expect({ stdout: required.stdout.trim(), stderr: required.stderr }).toEqual({ stdout: 'true', stderr: '' });
+    }
+  });
 });

@@ -6,12 +6,17 @@ import { diagnosticCodes } from '../src/diagnostics/codes.js';
 const readme = readFileSync('README.md', 'utf8');
 
 describe('README', () => {
+  const diagnosticsPage = readFileSync('docs/diagnostics.md', 'utf8');
   it.each(Object.keys(diagnosticCodes))('documents %s', (code) => {
-    expect(readme).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
+    expect(diagnosticsPage).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
+  });
+
+  it('links every page of docs/', () => {
+    for (const page of readdirSync('docs')) expect(readme).toContain(`](docs/${page})`);
   });
 
   it('keeps the two newcomer commands', () => {
-    expect(readme).toContain('npm ci && npx jtc build fixtures/valid fixtures/corpus -o generated');
+    expect(readme).toContain('npm ci && npm run build && npx jtc build fixtures/valid fixtures/corpus -o generated');
     expect(readme).toContain('npm test');
   });
 });
@@ -36,6 +41,21 @@ describe('README "How it is built"', () => {
     const imports = [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((match) => stageOf(path.join(path.dirname(file), match[1]!).replace(/\.js$/, '.ts')));
     for (const imported of imports) {
       if (imported !== stage) expect(order.indexOf(imported), `${file} imports ${imported}`).toBeLessThan(order.indexOf(stage));
+    }
+  });
+});
+
+describe('the runtime package', () => {
+  const root = path.join('packages', 'runtime', 'src');
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  const peers = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8')).peerDependencies as Record<string, string>;
+
+  it.each(files)('%s imports only the runtime package itself, Node and its optional peers', (file) => {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)) {
+      if (specifier!.startsWith('.')) expect(path.relative(root, path.join(path.dirname(file), specifier!)), `${file} imports ${specifier}`).not.toMatch(/^\.\./);
+      else expect(specifier!.startsWith('node:') || Object.keys(peers).some((peer) => specifier === peer || specifier!.startsWith(`${peer}/`)), `${file} imports ${specifier}`).toBe(true);
     }
   });
 });

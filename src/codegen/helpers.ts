@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 /**
  * The few functions a generated module may need, copied into it (only those it uses) so that it
@@ -13,12 +15,16 @@ export type HelperName = 'isPlainObject' | 'absenceNote' | 'codePointLength' | '
 /** In the order they are written into a module. */
 const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal', 'copyJsonValue', 'describeThrown'];
 
-/** The support files ship as source: from `src/codegen` and from `dist/codegen` alike this is `src/support/`. */
-const supportFolder = new URL('../../src/support/', import.meta.url);
+/**
+ * The support files belong to the runtime package, which runs them too, and ships them as source
+ * (`src/support/`) beside their compiled JavaScript (`dist/support/`).
+ */
+const runtimeFolder = new URL('./', pathToFileURL(createRequire(import.meta.url).resolve('@json-tool-contracts/runtime/package.json')));
+const supportFolder = new URL('src/support/', runtimeFolder);
 const fileStem = (name: HelperName): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** Their JavaScript, as `tsc` compiled them into `dist/support/` (for `--emit js`, which then needs no compiler). */
-const compiledFolder = new URL('../../dist/support/', import.meta.url);
+/** Their JavaScript, as `tsc` compiled them (for `--emit js`, which then needs no compiler). */
+const compiledFolder = new URL('dist/support/', runtimeFolder);
 
 const texts = new Map<string, string>();
 

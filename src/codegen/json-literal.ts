@@ -1,5 +1,5 @@
 import type { JsonNode } from '../source/json-node.js';
-import { decimalText, parseDecimal, roundTripsThroughF64 } from '../runtime/json.js';
+import { decimalText, parseDecimal, roundTripsThroughF64 } from '@json-tool-contracts/runtime/internal';
 import { Code, code, join, literal, propertyKey } from './code.js';
 
 /**

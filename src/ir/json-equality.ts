@@ -1,4 +1,4 @@
-import { compareDecimals, decimalKey, type ParsedDecimal } from '../runtime/json.js';
+import { compareDecimals, decimalKey, type ParsedDecimal } from '@json-tool-contracts/runtime/internal';
 import type { JsonNode } from '../source/json-node.js';
 
 /** JSON equality on source values: deep, key order ignored, numbers by value (`1` equals `1.0`). */

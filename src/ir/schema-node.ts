@@ -1,4 +1,4 @@
-import type { ParsedDecimal } from '../runtime/json.js';
+import type { ParsedDecimal } from '@json-tool-contracts/runtime/internal';
 import type { Position } from '../diagnostics/diagnostic.js';
 import type { JsonNode } from '../source/json-node.js';
 

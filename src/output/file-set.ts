@@ -36,20 +36,20 @@ export function moduleFiles(contract: ContractIR, emit: EmitKind): GeneratedFile
   if (emit === 'ts') return [{ path: `${contract.name}.ts`, text: emitModule(contract) }];
   const { js, declarations } = emitModule(contract, 'js');
   return [
-    { path: `${contract.name}.js`, text: js },
-    { path: `${contract.name}.d.ts`, text: declarations },
+    { path: `${contract.name}.mjs`, text: js },
+    { path: `${contract.name}.d.mts`, text: declarations },
   ];
 }
 
 /** The modules (generated together or apart) with the index of their tools, sorted by path. */
 export function fileSet(modules: readonly GeneratedFile[], toolNames: readonly string[], emit: EmitKind): GeneratedFile[] {
-  const index = emitIndexModule(toolNames);
+  const index = emitIndexModule(toolNames, emit);
   const indexFiles =
     emit === 'ts'
       ? [{ path: 'index.ts', text: index.ts }]
       : [
-          { path: 'index.js', text: index.js },
-          { path: 'index.d.ts', text: index.ts },
+          { path: 'index.mjs', text: index.js },
+          { path: 'index.d.mts', text: index.ts },
         ];
   return [...modules, ...indexFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,4 +1,4 @@
-import { isWholeDecimal } from '../runtime/json.js';
+import { isWholeDecimal } from '@json-tool-contracts/runtime/internal';
 import { rulesOf, type SchemaNode } from '../ir/schema-node.js';
 import type { JsonNode } from '../source/json-node.js';
 import { enumValues } from './keywords/enum.js';

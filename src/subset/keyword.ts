@@ -1,5 +1,5 @@
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '../runtime/json.js';
+import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '@json-tool-contracts/runtime/internal';
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../codegen/code.js';
 import type { AnyRules, CountBound, DecimalBound, Located, SchemaNode } from '../ir/schema-node.js';

@@ -1,4 +1,4 @@
-import { parseDecimal, type ParsedDecimal } from '../runtime/json.js';
+import { parseDecimal, type ParsedDecimal } from '@json-tool-contracts/runtime/internal';
 
 /** How a numeric literal is read: exactly, or rounded to the nearest f64 as the default mode does. */
 export type NumericReading = (lexeme: string) => ParsedDecimal;

@@ -1,6 +1,5 @@
 import type { TargetProfile } from './profile.js';
-import { strictProjectionFindings, type ProjectionFinding } from './projections.js';
-import { portableName, portableNameProblem } from './tool-names.js';
+import { portableName, portableNameProblem, strictProjectionFindings, type ProjectionFinding } from '@json-tool-contracts/runtime/internal';
 
 /**
  * What a target profile says of a contract (and of the whole build, for request limits and names

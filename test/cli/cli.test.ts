@@ -119,8 +119,8 @@ describe('jtc build and jtc check -o', () => {
   it('emits ESM JavaScript with declarations', () => {
     const dir = scratch();
     expect(jtc(['build', 'contracts', '-o', 'js', '--emit', 'js'], dir).code).toBe(0);
-    expect(readdirSync(join(dir, 'js'))).toContain('math.add.d.ts');
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import { mathAdd } from ${JSON.stringify(join(dir, 'js/index.js'))}; console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 }))`], { encoding: 'utf8' });
+    expect(readdirSync(join(dir, 'js'))).toContain('math.add.d.mts');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import { mathAdd } from ${JSON.stringify(join(dir, 'js/index.mjs'))}; console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 }))`], { encoding: 'utf8' });
     expect(run.stdout).toBe('true false\n');
   });
 

@@ -1,22 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { helperCode, helperText, helperUses } from '../../src/codegen/helpers.js';
-import { absenceNote } from '../../src/support/absence-note.js';
-import { codePointLength } from '../../src/support/code-point-length.js';
-import { compareDecimal } from '../../src/support/compare-decimal.js';
-import { copyJsonValue } from '../../src/support/copy-json-value.js';
-import { decimalKey } from '../../src/support/decimal-key.js';
-import { decimalOf } from '../../src/support/decimal-of.js';
-import { describeThrown } from '../../src/support/describe-thrown.js';
-import { describeType as describeExact } from '../../src/support/describe-type.exact.js';
-import { isJsonNumber } from '../../src/support/is-json-number.js';
-import { isJsonValue as isJsonValueDefault } from '../../src/support/is-json-value.default.js';
-import { isJsonValue as isJsonValueExact } from '../../src/support/is-json-value.exact.js';
-import { isPlainObject } from '../../src/support/is-plain-object.js';
-import { jsonEqual as jsonEqualDefault } from '../../src/support/json-equal.default.js';
-import { jsonEqual as jsonEqualExact } from '../../src/support/json-equal.exact.js';
-import { jsonNumber } from '../../src/support/json-number.js';
-import { compareDecimals, isJsonNumber as runtimeIsJsonNumber, JsonNumber, parseDecimal } from '../../src/runtime/json.js';
+import { absenceNote } from '../../packages/runtime/src/support/absence-note.js';
+import { codePointLength } from '../../packages/runtime/src/support/code-point-length.js';
+import { compareDecimal } from '../../packages/runtime/src/support/compare-decimal.js';
+import { copyJsonValue } from '../../packages/runtime/src/support/copy-json-value.js';
+import { decimalKey } from '../../packages/runtime/src/support/decimal-key.js';
+import { decimalOf } from '../../packages/runtime/src/support/decimal-of.js';
+import { describeThrown } from '../../packages/runtime/src/support/describe-thrown.js';
+import { describeType as describeExact } from '../../packages/runtime/src/support/describe-type.exact.js';
+import { isJsonNumber } from '../../packages/runtime/src/support/is-json-number.js';
+import { isJsonValue as isJsonValueDefault } from '../../packages/runtime/src/support/is-json-value.default.js';
+import { isJsonValue as isJsonValueExact } from '../../packages/runtime/src/support/is-json-value.exact.js';
+import { isPlainObject } from '../../packages/runtime/src/support/is-plain-object.js';
+import { jsonEqual as jsonEqualDefault } from '../../packages/runtime/src/support/json-equal.default.js';
+import { jsonEqual as jsonEqualExact } from '../../packages/runtime/src/support/json-equal.exact.js';
+import { jsonNumber } from '../../packages/runtime/src/support/json-number.js';
+import { compareDecimals, isJsonNumber as runtimeIsJsonNumber, JsonNumber, parseDecimal } from '../../packages/runtime/src/json.js';
 
 /** The support code generated modules carry, tested as the ordinary functions it is. */
 describe('support code', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkContract } from '../../src/contract/check-contract.js';
 import { checkContracts } from '../../src/contract/check-contracts.js';
 import { discoverContracts } from '../../src/contract/discover.js';
-import { openAiStrictProjection, anthropicStrictProjection } from '../../src/targets/projections.js';
+import { openAiStrictProjection, anthropicStrictProjection } from '../../packages/runtime/src/targets/projections.js';
 import { targetProfiles } from '../../src/targets/profiles/index.js';
 
 interface Expected {

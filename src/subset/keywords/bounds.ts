@@ -1,7 +1,7 @@
 import { lines, type Code } from '../../codegen/code.js';
 import type { ArrayRules, CountBound, DecimalBound, NumberRules, SchemaNode, StringRules } from '../../ir/schema-node.js';
 import { rulesOf } from '../../ir/schema-node.js';
-import { compareDecimals, type ParsedDecimal } from '../../runtime/json.js';
+import { compareDecimals, type ParsedDecimal } from '@json-tool-contracts/runtime/internal';
 import type { JsonNode } from '../../source/json-node.js';
 import type { EmitScope } from '../emission.js';
 import type { CompareScope, EmitContext, EmittedCheck, KeywordDefinition, KeywordValues, SourceValueOf, WarnScope } from '../keyword.js';

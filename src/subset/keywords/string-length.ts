@@ -1,5 +1,5 @@
 import { Code, code } from '../../codegen/code.js';
-import { codePointLength } from '../../support/code-point-length.js';
+import { codePointLength } from '@json-tool-contracts/runtime/internal';
 import { countKeyword, type RuleFamily } from '../keyword.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
 

@@ -7,7 +7,7 @@ import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemor
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../examples/generated/index.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
 import { serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
 import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';

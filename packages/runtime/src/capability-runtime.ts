@@ -1,6 +1,6 @@
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
-import { describeThrown } from '../support/describe-thrown.js';
+import { describeThrown } from './support/describe-thrown.js';
 import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';

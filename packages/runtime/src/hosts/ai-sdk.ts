@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
-import type { CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
-import type { ToolContract } from '../runtime/contract.js';
+import type { CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
+import type { ToolContract } from '../contract.js';
 import { failureText, plainJsonOutput, shownInputSchema } from './results.js';
 import { toolNames, type NameStyle } from '../targets/tool-names.js';
 

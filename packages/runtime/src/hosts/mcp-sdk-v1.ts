@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CapabilityRuntime } from '../runtime/capability-runtime.js';
+import type { CapabilityRuntime } from '../capability-runtime.js';
 import { mcpToolHandlers, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
 
 /**

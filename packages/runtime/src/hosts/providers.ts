@@ -1,4 +1,4 @@
-import type { CallResult, CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
+import type { CallResult, CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from '../targets/projections.js';
 import { failureText, outputText, parseArguments, plainJsonOutput, shownInputSchema } from './results.js';
 import { toolNames, type NameStyle, type ToolNames } from '../targets/tool-names.js';

@@ -4,13 +4,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../examples/generated/index.js';
-import { discoverContracts } from '../../src/contract/discover.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { discoverContracts } from '../../../../src/contract/discover.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls } from '../../src/targets/projections.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, ProviderToolError } from '../../src/hosts/providers.js';
 import { portableName, toolNames } from '../../src/targets/tool-names.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
-import { compileContract } from '../support/load-module.js';
+import { compileContract } from '../../../../test/support/load-module.js';
 
 type Json = Record<string, unknown>;
 

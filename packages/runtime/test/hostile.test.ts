@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../examples/generated/index.js';
-import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
+import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
+import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../src/index.js';
 
 /** Values that break `String(value)`, `value.message` or `value.then` when read. */
 const revoked = (): object => {

@@ -1,4 +1,4 @@
-import type { CapabilityRuntime, CatalogEntry } from '../runtime/capability-runtime.js';
+import type { CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
 import { failureText, outputText, plainJsonOutput, shownInputSchema, shownOutputSchema } from './results.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { CallResult, CatalogEntry } from '../runtime/capability-runtime.js';
-import { stringifyJson } from '../runtime/json.js';
+import type { CallResult, CatalogEntry } from '../capability-runtime.js';
+import { stringifyJson } from '../json.js';
 
 /**
  * How every host adapter words a call's result for a model: an output as JSON text (exact-mode

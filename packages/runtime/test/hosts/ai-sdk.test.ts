@@ -1,10 +1,10 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { mathAdd } from '../../examples/generated/index.js';
+import { mathAdd } from '../../../../examples/generated/index.js';
 import { aiSdkTool, toAiSdkTools } from '../../src/hosts/ai-sdk.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
-import { compileContract } from '../support/load-module.js';
+import { compileContract } from '../../../../test/support/load-module.js';
 
 /**
  * `generateText` of AI SDK 6 with its own mock model: the model calls a tool once with the given

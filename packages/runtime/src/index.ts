@@ -1,5 +1,5 @@
 /**
- * The runtime (`json-tool-contracts/runtime`, also the package root): registers tools from
+ * The runtime (`@json-tool-contracts/runtime`): registers tools from
  * generated contracts and enforces them on every call. No dependencies.
  */
 export { CapabilityRuntime, type CallFailure, type CallOutcome, type CallRecord, type CallResult, type CatalogEntry, type DeferredCall, type DeferredState, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeProblem } from '../../src/runtime/envelope.js';
+import { envelopeProblem } from '../src/envelope.js';
 
 class Point {
   x = 1;

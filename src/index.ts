@@ -1,1 +1,0 @@
-export * from './runtime/index.js';
