@@ -97,8 +97,8 @@ export const contract = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: createValidator({{checkInput}}, {{collectInput}}, inputSchema),
-  output: createValidator({{checkOutput}}, {{collectOutput}}, outputSchema),
+  input: /* @__PURE__ */ createValidator({{checkInput}}, {{collectInput}}, inputSchema),
+  output: /* @__PURE__ */ createValidator({{checkOutput}}, {{collectOutput}}, outputSchema),
 };
 
 export default contract;

@@ -144,8 +144,8 @@ export const contract: ToolContract<{{inputType}}, {{outputType}}, {{name}}> = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: createValidator<{{inputType}}>({{checkInput}}, {{collectInput}}, inputSchema),
-  output: createValidator<{{outputType}}>({{checkOutput}}, {{collectOutput}}, outputSchema),
+  input: /* @__PURE__ */ createValidator<{{inputType}}>({{checkInput}}, {{collectInput}}, inputSchema),
+  output: /* @__PURE__ */ createValidator<{{outputType}}>({{checkOutput}}, {{collectOutput}}, outputSchema),
 };
 
 export default contract;

@@ -899,8 +899,8 @@ export const contract: ToolContract<AdversarialNamesInput, AdversarialNamesOutpu
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: createValidator<AdversarialNamesInput>(checkInput, collectInput, inputSchema),
-  output: createValidator<AdversarialNamesOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<AdversarialNamesInput>(checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<AdversarialNamesOutput>(checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

@@ -4483,8 +4483,8 @@ export const contract: ToolContract<LimitsAtLimitInput, LimitsAtLimitOutput, "li
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: createValidator<LimitsAtLimitInput>(checkInput, collectInput, inputSchema),
-  output: createValidator<LimitsAtLimitOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<LimitsAtLimitInput>(checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<LimitsAtLimitOutput>(checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

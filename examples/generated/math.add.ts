@@ -338,8 +338,8 @@ export const contract: ToolContract<MathAddInput, MathAddOutput, "math.add"> = {
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: createValidator<MathAddInput>(checkInput, collectInput, inputSchema),
-  output: createValidator<MathAddOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<MathAddInput>(checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<MathAddOutput>(checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

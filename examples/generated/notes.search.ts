@@ -895,8 +895,8 @@ export const contract: ToolContract<NotesSearchInput, NotesSearchOutput, "notes.
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: createValidator<NotesSearchInput>(checkInput, collectInput, inputSchema),
-  output: createValidator<NotesSearchOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<NotesSearchInput>(checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<NotesSearchOutput>(checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

@@ -1,5 +1,5 @@
 import { Code, code, join, typeMemberName } from '../../codegen/code.js';
-import { decimalKey, parseDecimal, roundTripsThroughF64 } from '../../runtime/json.js';
+import { decimalKey, parseDecimal, roundTripsThroughF64 } from '@json-tool-contracts/runtime/internal';
 import { jsonLiteral } from '../../codegen/json-literal.js';
 import { equalityKey, jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
@@ -59,7 +59,7 @@ function emitEnumCheck(rule: EnumRule, value: Code, context: EmitContext): Emitt
   return {
     fails: matches.length === 0 ? code`true` : code`!(${join(matches, ' || ')})`,
     message: code`${values.length === 0 ? 'must not be present: "enum" allows no value its schema accepts' : `must be one of ${listed}${more}`}`,
-    params: code`{ allowedValues: ${context.hoist('allowedValues', code`Object.freeze([${join(values.map(literalOf), ', ')}])`)} }`,
+    params: code`{ allowedValues: ${context.hoist('allowedValues', code`/* @__PURE__ */ Object.freeze([${join(values.map(literalOf), ', ')}])`)} }`,
   };
 }
 
