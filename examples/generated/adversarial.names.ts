@@ -181,24 +181,24 @@ function describeThrown(error: unknown): string {
   }
 }
 
-const allowedValues = Object.freeze(["\"quoted\"", "x*/y", "\u2028"]);
-const allowedValues1 = Object.freeze(["back\\slash", "x*/y", "\u2028"]);
-const allowedValues2 = Object.freeze(["ends */ comment", "x*/y", "\u2028"]);
-const allowedValues3 = Object.freeze(["${template}", "x*/y", "\u2028"]);
-const allowedValues4 = Object.freeze(["line\u2028separator", "x*/y", "\u2028"]);
-const allowedValues5 = Object.freeze(["para\u2029graph", "x*/y", "\u2028"]);
-const allowedValues6 = Object.freeze(["__proto__", "x*/y", "\u2028"]);
-const allowedValues7 = Object.freeze(["constructor", "x*/y", "\u2028"]);
-const allowedValues8 = Object.freeze(["toString", "x*/y", "\u2028"]);
-const allowedValues9 = Object.freeze(["hasOwnProperty", "x*/y", "\u2028"]);
-const allowedValues10 = Object.freeze(["emoji 😀", "x*/y", "\u2028"]);
-const allowedValues11 = Object.freeze(["", "x*/y", "\u2028"]);
-const allowedValues12 = Object.freeze(["new\nline", "x*/y", "\u2028"]);
-const allowedValues13 = Object.freeze(["it's", "x*/y", "\u2028"]);
-const allowedValues14 = Object.freeze(["`tick`", "x*/y", "\u2028"]);
-const allowedValues15 = Object.freeze(["</script>", "x*/y", "\u2028"]);
-const allowedValues16 = Object.freeze(["0", "x*/y", "\u2028"]);
-const allowedValues17 = Object.freeze(["a/b~c", "x*/y", "\u2028"]);
+const allowedValues = /* @__PURE__ */ Object.freeze(["\"quoted\"", "x*/y", "\u2028"]);
+const allowedValues1 = /* @__PURE__ */ Object.freeze(["back\\slash", "x*/y", "\u2028"]);
+const allowedValues2 = /* @__PURE__ */ Object.freeze(["ends */ comment", "x*/y", "\u2028"]);
+const allowedValues3 = /* @__PURE__ */ Object.freeze(["${template}", "x*/y", "\u2028"]);
+const allowedValues4 = /* @__PURE__ */ Object.freeze(["line\u2028separator", "x*/y", "\u2028"]);
+const allowedValues5 = /* @__PURE__ */ Object.freeze(["para\u2029graph", "x*/y", "\u2028"]);
+const allowedValues6 = /* @__PURE__ */ Object.freeze(["__proto__", "x*/y", "\u2028"]);
+const allowedValues7 = /* @__PURE__ */ Object.freeze(["constructor", "x*/y", "\u2028"]);
+const allowedValues8 = /* @__PURE__ */ Object.freeze(["toString", "x*/y", "\u2028"]);
+const allowedValues9 = /* @__PURE__ */ Object.freeze(["hasOwnProperty", "x*/y", "\u2028"]);
+const allowedValues10 = /* @__PURE__ */ Object.freeze(["emoji 😀", "x*/y", "\u2028"]);
+const allowedValues11 = /* @__PURE__ */ Object.freeze(["", "x*/y", "\u2028"]);
+const allowedValues12 = /* @__PURE__ */ Object.freeze(["new\nline", "x*/y", "\u2028"]);
+const allowedValues13 = /* @__PURE__ */ Object.freeze(["it's", "x*/y", "\u2028"]);
+const allowedValues14 = /* @__PURE__ */ Object.freeze(["`tick`", "x*/y", "\u2028"]);
+const allowedValues15 = /* @__PURE__ */ Object.freeze(["</script>", "x*/y", "\u2028"]);
+const allowedValues16 = /* @__PURE__ */ Object.freeze(["0", "x*/y", "\u2028"]);
+const allowedValues17 = /* @__PURE__ */ Object.freeze(["a/b~c", "x*/y", "\u2028"]);
 
 // Input #
 function checkInput(value: unknown): boolean {

@@ -217,11 +217,11 @@ function describeThrown(error: unknown): string {
   }
 }
 
-const allowedValues = Object.freeze(["relevance", "newest", "oldest"]);
-const allowedValues1 = Object.freeze([null, "more"]);
+const allowedValues = /* @__PURE__ */ Object.freeze(["relevance", "newest", "oldest"]);
+const allowedValues1 = /* @__PURE__ */ Object.freeze([null, "more"]);
 const allowed = [1, 2];
 const allowed1 = { kind: "point" };
-const allowedValues2 = Object.freeze([[1, 2], { kind: "point" }, "plain"]);
+const allowedValues2 = /* @__PURE__ */ Object.freeze([[1, 2], { kind: "point" }, "plain"]);
 
 // Input #
 function checkInput(value: unknown): boolean {
