@@ -47,5 +47,5 @@ describe('jtc build as a Turborepo task', () => {
     writeFileSync(contract, readFileSync(contract, 'utf8').replace('Adds two integer fields.', 'Adds two integers.'));
     expect(run()).toMatch(/tools:contracts: cache miss, executing/);
     expect(readFileSync(join(tools, 'src', 'generated', 'math.add.ts'), 'utf8')).toContain('Adds two integers.');
-  }, 240_000);
+  }, 600_000);
 });
