@@ -2,22 +2,30 @@
  * A worked example: tools built from fixtures/valid with
  *   npx jtc build fixtures/valid -o examples/generated
  * registered with their contracts and called synchronously, deferred and from outside.
- * In your project the import is the same: 'json-tool-contracts' is the runtime.
+ * In your project the import is the same: '@json-tool-contracts/runtime' is the runtime.
  */
-import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '@json-tool-contracts/runtime';
+import { CapabilityRuntime, ToolError, ToolMetadata, type CallRecord } from '@json-tool-contracts/runtime';
 import { mathAdd, notesSearch, type NotesSearchOutput } from './generated/index.js';
 
 export function createRuntime(onRecord?: (record: CallRecord) => void): CapabilityRuntime {
   const runtime = new CapabilityRuntime(onRecord === undefined ? {} : { onRecord });
 
-  // Typed: the handler's input and output types come from the contract, and TypeScript checks them.
-  runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(3), mathAdd, ({ left, right }) => {
-    if (!Number.isSafeInteger(left + right)) throw ToolError.denied('the sum is beyond 2^53; use smaller numbers');
-    return { total: left + right };
-  });
-
-  // Served outside the process (a worker, another service, a person): completed with complete().
-  runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches notes.'), notesSearch);
+  // One entry per contract of the set, under its export name; TypeScript checks each handler's input
+  // and output against its contract, and a missing or extra entry, by name.
+  runtime.registerAll(
+    { mathAdd, notesSearch },
+    {
+      mathAdd: {
+        handler: ({ left, right }) => {
+          if (!Number.isSafeInteger(left + right)) throw ToolError.denied('the sum is beyond 2^53; use smaller numbers');
+          return { total: left + right };
+        },
+        budget: 3,
+      },
+      // Served outside the process (a worker, another service, a person): completed with complete().
+      notesSearch: { protocol: true, metadata: ToolMetadata.of('Searches notes.') },
+    },
+  );
   return runtime;
 }
 

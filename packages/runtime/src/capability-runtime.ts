@@ -2,6 +2,7 @@ import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeThrown } from './support/describe-thrown.js';
 import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 
@@ -138,6 +139,18 @@ export class CapabilityRuntime {
 
   registerTypedJsonToolWithMetadata<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (input: I) => NoInfer<O> | Promise<NoInfer<O>>): void {
     this.register(policy, metadata, contract, (request) => handler(request.input as I), isAsyncFunction(handler));
+  }
+
+  /**
+   * Every tool of a contract set at once: `handlers` has exactly one entry per contract, under its
+   * export name: `(input, request) => output`, `{ handler, budget?, metadata? }`, or
+   * `{ protocol: true, budget?, metadata? }` for a tool served outside the process. TypeScript
+   * rejects a missing or extra entry and a handler that does not fit its contract, at that entry;
+   * at run time the whole map is checked first (entries, name clashes, tools already registered)
+   * and a `RegistrationError` naming every problem leaves the runtime as it was.
+   */
+  registerAll<Cs extends ContractSet>(contracts: Cs, handlers: NoInfer<HandlerMap<Cs>>): void {
+    for (const tool of planHandlerMap(contracts, handlers, (name) => this.tools.has(name))) this.register(tool.policy, tool.metadata, tool.contract, tool.handler, tool.asynchronous);
   }
 
   private register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined, asynchronous: boolean): void {
@@ -467,11 +480,6 @@ function settleThenable(then: () => Promise<unknown>, done: (settlement: Settlem
     (output) => done({ output }),
     (error: unknown) => done({ error: handlerError(error) }),
   );
-}
-
-function isAsyncFunction(handler: unknown): boolean {
-  const tag = Object.prototype.toString.call(handler);
-  return tag === '[object AsyncFunction]' || tag === '[object AsyncGeneratorFunction]';
 }
 
 /** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */

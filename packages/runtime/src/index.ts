@@ -5,6 +5,7 @@
 export { CapabilityRuntime, type CallFailure, type CallOutcome, type CallRecord, type CallResult, type CatalogEntry, type DeferredCall, type DeferredState, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
+export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './handler-map.js';
 export { RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 export { ToolMetadata, ToolPolicy } from './policy.js';
 export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './json.js';

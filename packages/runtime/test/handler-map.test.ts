@@ -1,0 +1,149 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
+import { strictOptions } from '../../../test/support/typecheck.js';
+import { CapabilityRuntime, RegistrationError, ToolMetadata, ToolPolicy, type HandlerMap, type ToolRequest } from '../src/index.js';
+
+const contracts = { mathAdd, notesSearch };
+const hits = { hits: [{ id: 'n1', score: 1 }] };
+
+describe('registerAll', () => {
+  it('registers every tool of the set under its contract name; a handler gets the typed input and its request', () => {
+    const runtime = new CapabilityRuntime();
+    const requests: ToolRequest<unknown>[] = [];
+    runtime.registerAll(contracts, {
+      mathAdd: ({ left, right }, request) => {
+        requests.push(request);
+        return { total: left + right };
+      },
+      notesSearch: { handler: () => hits, budget: 1, metadata: ToolMetadata.of('Finds notes.') },
+    });
+    expect(runtime.call('math.add', { left: 2, right: 3 })).toEqual({ ok: true, callId: 'call-1', output: { total: 5 } });
+    expect(requests).toEqual([{ tool: 'math.add', callId: 'call-1', input: { left: 2, right: 3 } }]);
+    expect(runtime.call('notes.search', { query: 'milk' })).toMatchObject({ ok: true, output: hits });
+    expect(runtime.call('notes.search', { query: 'milk' })).toMatchObject({ ok: false, error: { code: 'budget_exhausted' } });
+    expect(runtime.catalog().map(({ name, description }) => ({ name, description }))).toEqual([
+      { name: 'math.add', description: mathAdd.description },
+      { name: 'notes.search', description: 'Finds notes.' },
+    ]);
+  });
+
+  it('marks protocol tools in the same map: completed from outside, with their budget', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerAll(contracts, { mathAdd: ({ left, right }) => ({ total: left + right }), notesSearch: { protocol: true, budget: 1 } });
+    expect(runtime.call('notes.search', { query: 'milk' })).toMatchObject({ ok: false });
+    const search = runtime.defer('notes.search', { query: 'milk' });
+    expect(search.state).toBe('pending');
+    runtime.complete(search.callId, hits);
+    expect(await search.result).toMatchObject({ ok: true, output: hits });
+    expect(runtime.defer('notes.search', { query: 'eggs' }).state).toBe('done');
+  });
+
+  it("keeps the single registrations' rules for async handlers: call refuses them before they run, callAsync awaits them", async () => {
+    const runtime = new CapabilityRuntime();
+    let runs = 0;
+    runtime.registerAll(contracts, {
+      mathAdd: async ({ left, right }) => {
+        runs++;
+        return { total: left + right };
+      },
+      notesSearch: { protocol: true },
+    });
+    expect(runtime.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'asynchronous_handler' } });
+    expect(runs).toBe(0);
+    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+    expect(await runtime.callAsync('math.add', { left: 1, right: '1' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(runs).toBe(1);
+  });
+
+  /** What plain JavaScript or a cast can pass: each is refused whole, naming the tool, and registers nothing. */
+  it.each([
+    ['a missing entry', { mathAdd: () => ({ total: 1 }) }, /notesSearch \("notes\.search"\) has no entry/],
+    ['an extra entry', { mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true }, mathSub: () => ({}) }, /no contract in the set for "mathSub"/],
+    ['an entry that is neither', { mathAdd: 42, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) needs a handler function/],
+    ['an options object without a handler', { mathAdd: { budget: 2 }, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) needs a handler function or \{ protocol: true \}, got handler undefined/],
+    ['a protocol tool with a handler', { mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true, handler: () => hits } }, /notesSearch \("notes\.search"\) is a protocol tool with a handler/],
+    ['a misspelt option', { mathAdd: { handler: () => ({ total: 1 }), budgte: 2 }, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) has unknown option "budgte"/],
+    ['a fractional budget', { mathAdd: { handler: () => ({ total: 1 }), budget: 1.5 }, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) has budget 1\.5: a call budget is a whole number/],
+    ['metadata that is not ToolMetadata', { mathAdd: { handler: () => ({ total: 1 }), metadata: 'Adds.' }, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) has metadata Adds\.: use ToolMetadata\.of/],
+    ['a protocol flag that is not true', { mathAdd: { handler: () => ({ total: 1 }), protocol: 'yes' }, notesSearch: { protocol: true } }, /mathAdd \("math\.add"\) has protocol yes/],
+  ])('refuses %s', (_, handlers, message) => {
+    const runtime = new CapabilityRuntime();
+    expect(() => runtime.registerAll(contracts, handlers as unknown as HandlerMap<typeof contracts>)).toThrow(message);
+    expect(runtime.catalog()).toEqual([]);
+  });
+
+  it('lists every problem at once', () => {
+    const runtime = new CapabilityRuntime();
+    const refused = (): void => runtime.registerAll(contracts, { mathAdd: { protocol: true, budget: -1 }, extra: 1 } as never);
+    expect(refused).toThrow(RegistrationError);
+    expect(refused).toThrow(/^registerAll registered nothing: no contract in the set for "extra"; mathAdd \("math\.add"\) has budget -1: .*; notesSearch \("notes\.search"\) has no entry$/);
+  });
+
+  it('refuses name clashes within the set and with tools already registered, registering nothing', () => {
+    const runtime = new CapabilityRuntime();
+    expect(() => runtime.registerAll({ mathAdd, sum: mathAdd }, { mathAdd: () => ({ total: 1 }), sum: () => ({ total: 2 }) })).toThrow(/sum \("math\.add"\) has the same tool name as mathAdd/);
+    expect(runtime.catalog()).toEqual([]);
+    runtime.registerTypedJsonTool(ToolPolicy.json('notes.search'), notesSearch, () => hits);
+    expect(() => runtime.registerAll(contracts, { mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true } })).toThrow(/notesSearch \("notes\.search"\) is already registered/);
+    expect(runtime.catalog().map((entry) => entry.name)).toEqual(['notes.search']);
+  });
+
+  it('refuses what is not a contract set or a map', () => {
+    const runtime = new CapabilityRuntime();
+    expect(() => runtime.registerAll(null as never, {} as never)).toThrow(/expects the contract set/);
+    expect(() => runtime.registerAll(contracts, undefined as never)).toThrow(/expects an object of handlers/);
+    expect(() => runtime.registerAll({ mathAdd: 'math.add' } as never, { mathAdd: () => ({ total: 1 }) } as never)).toThrow(/"mathAdd" is not a contract/);
+  });
+});
+
+/**
+ * The compile-time half: each map below is compiled with tsc under the strictest settings; the good
+ * one compiles, each bad one fails with an error (as tsc prints it, with its related information)
+ * that names the tool by its export name, its type names or its tool name.
+ */
+describe('registerAll under tsc', () => {
+  const index = resolve('examples/generated/index.js');
+  const runtimeSource = resolve('packages/runtime/src/index.js');
+  const header = `import { CapabilityRuntime, ToolMetadata } from ${JSON.stringify(runtimeSource)};\nimport { mathAdd, notesSearch } from ${JSON.stringify(index)};\nconst runtime = new CapabilityRuntime();\nconst contracts = { mathAdd, notesSearch };\nvoid ToolMetadata;\n`;
+  const maps: Record<string, { readonly map: string; readonly names?: readonly string[] }> = {
+    good: { map: `{ mathAdd: ({ left, right }, request) => ({ total: left + right + request.callId.length }), notesSearch: { handler: async (input) => ({ hits: [{ id: input.query, score: 1 }] }), budget: 3, metadata: ToolMetadata.of('Finds.') } }` },
+    goodProtocol: { map: `{ mathAdd: { handler: ({ left }) => ({ total: left }) }, notesSearch: { protocol: true } }` },
+    missing: { map: `{ mathAdd: ({ left, right }) => ({ total: left + right }) }`, names: ['notesSearch'] },
+    extra: { map: `{ mathAdd: ({ left, right }) => ({ total: left + right }), notesSearch: { protocol: true }, mathSub: () => ({ total: 0 }) }`, names: ['mathSub'] },
+    wrongOutput: { map: `{ mathAdd: () => ({ total: 'five' }), notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddOutput'] },
+    wrongAsyncOutput: { map: `{ mathAdd: { handler: async () => ({ sum: 5 }), budget: 2 }, notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddOutput'] },
+    wrongInputType: { map: `{ mathAdd: (input: { left: string }) => ({ total: input.left.length }), notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddInput'] },
+    otherToolsInput: { map: `{ mathAdd: (input: Parameters<typeof notesSearch.input.is>[0] & { query: string }) => ({ total: input.query.length }), notesSearch: { protocol: true } }`, names: ['math.add'] },
+    unknownInputProperty: { map: `{ mathAdd: (input) => ({ total: input.middle }), notesSearch: { protocol: true } }`, names: ['MathAddInput'] },
+    protocolWithHandler: { map: `{ mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true, handler: () => ({ hits: [] }) } }`, names: ['notesSearch', 'notes.search'] },
+    budgetAsText: { map: `{ mathAdd: { handler: () => ({ total: 1 }), budget: '3' }, notesSearch: { protocol: true } }`, names: ['math.add'] },
+  };
+
+  it('compiles the good maps and fails each bad one with an error that names its tool', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-handler-map-'));
+    const files = Object.entries(maps).map(([name, { map }]) => {
+      const file = join(dir, `${name}.ts`);
+      writeFileSync(file, `${header}runtime.registerAll(contracts, ${map});\n`);
+      return file;
+    });
+    const program = ts.createProgram(files, strictOptions);
+    const errorsOf = (name: string): string[] => ts.getPreEmitDiagnostics(program, program.getSourceFile(join(dir, `${name}.ts`))).map((d) => [ts.flattenDiagnosticMessageText(d.messageText, '\n'), ...(d.relatedInformation ?? []).map((r) => ts.flattenDiagnosticMessageText(r.messageText, '\n'))].join('\n'));
+    for (const [name, { names }] of Object.entries(maps)) {
+      const errors = errorsOf(name);
+      if (names === undefined) {
+        expect(errors, name).toEqual([]);
+        continue;
+      }
+      expect(errors.length, name).toBeGreaterThan(0);
+      for (const error of errors)
+        expect(
+          names.some((tool) => error.includes(`'${tool}'`) || error.includes(`"${tool}"`)),
+          `${name}: ${error}`,
+        ).toBe(true);
+    }
+  });
+});
