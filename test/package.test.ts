@@ -37,46 +37,56 @@ describe('the published packages', () => {
     compiler = pack([]);
   }, processTimeout);
 
-  it('ships the runtime without the compiler, and the compiler without the runtime', () => {
-    const runtimeFiles = runtime.files.map((f) => f.path);
-    expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
-    // No keyword table, emitter, template or CLI; source only for the support code modules carry.
-    expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|cli/.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
-    const compilerFiles = compiler.files.map((f) => f.path);
-    expect(compilerFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'bin/jtc.js', 'dist/cli/main.js', 'dist/compiler.js', 'templates/module.ts.tpl', 'schema/contract.schema.json']));
-    expect(compilerFiles.filter((f) => /^(src|test|packages|examples|fixtures)\/|^dist\/hosts\//.test(f))).toEqual([]);
-    for (const manifest of ['package.json', 'packages/runtime/package.json']) {
-      const scripts = Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {});
-      expect(scripts.filter((name) => installScripts.includes(name))).toEqual([]);
-    }
-  }, processTimeout);
+  it(
+    'ships the runtime without the compiler, and the compiler without the runtime',
+    () => {
+      const runtimeFiles = runtime.files.map((f) => f.path);
+      expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
+      // No keyword table, emitter, template or CLI; source only for the support code modules carry.
+      expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|cli/.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
+      const compilerFiles = compiler.files.map((f) => f.path);
+      expect(compilerFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'bin/jtc.js', 'dist/cli/main.js', 'dist/compiler.js', 'templates/module.ts.tpl', 'schema/contract.schema.json']));
+      expect(compilerFiles.filter((f) => /^(src|test|packages|examples|fixtures)\/|^dist\/hosts\//.test(f))).toEqual([]);
+      for (const manifest of ['package.json', 'packages/runtime/package.json']) {
+        const scripts = Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {});
+        expect(scripts.filter((name) => installScripts.includes(name))).toEqual([]);
+      }
+    },
+    processTimeout,
+  );
 
-  it('states the runtime tarball unpacked size in the README, within 10%', () => {
-    const stated = /unpacked\s+size:\s+([\d.]+) kB/.exec(readFileSync('README.md', 'utf8'));
-    expect(stated, 'README states the runtime unpacked size as "unpacked size: N kB"').not.toBeNull();
-    expect(Math.abs(Number(stated![1]) * 1000 - runtime.unpackedSize) / runtime.unpackedSize).toBeLessThan(0.1);
-  }, processTimeout);
+  it(
+    'states the runtime tarball unpacked size in the README, within 10%',
+    () => {
+      const stated = /unpacked\s+size:\s+([\d.]+) kB/.exec(readFileSync('README.md', 'utf8'));
+      expect(stated, 'README states the runtime unpacked size as "unpacked size: N kB"').not.toBeNull();
+      expect(Math.abs(Number(stated![1]) * 1000 - runtime.unpackedSize) / runtime.unpackedSize).toBeLessThan(0.1);
+    },
+    processTimeout,
+  );
 
-  it('installs the runtime alone with nothing else and no script, and runs every entry point', () => {
-    const project = join(work, 'production');
-    mkdirSync(join(project, 'generated'), { recursive: true });
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'production-server', private: true, type: 'module' }));
-    const output = npmWithWarnings(['install', '--offline', join(work, runtime.filename)], project);
-    expect(output).not.toMatch(/install-scripts|prepare/);
-    expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@json-tool-contracts']);
-    const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
-    expect(listed.map((line) => line.slice(project.length + 1))).toEqual([join('node_modules', '@json-tool-contracts', 'runtime')]);
+  it(
+    'installs the runtime alone with nothing else and no script, and runs every entry point',
+    () => {
+      const project = join(work, 'production');
+      mkdirSync(join(project, 'generated'), { recursive: true });
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'production-server', private: true, type: 'module' }));
+      const output = npmWithWarnings(['install', '--offline', join(work, runtime.filename)], project);
+      expect(output).not.toMatch(/install-scripts|prepare/);
+      expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@json-tool-contracts']);
+      const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
+      expect(listed.map((line) => line.slice(project.length + 1))).toEqual([join('node_modules', '@json-tool-contracts', 'runtime')]);
 
-    // The optional peers, as a project that uses those adapters installs them.
-    for (const peer of ['ai', '@modelcontextprotocol/sdk']) {
-      mkdirSync(join(project, 'node_modules', peer, '..'), { recursive: true });
-      symlinkSync(join(root, 'node_modules', peer), join(project, 'node_modules', peer));
-    }
-    const source = readFileSync('fixtures/valid/math.add.contract.json', 'utf8');
-    for (const file of compileContracts([{ file: 'math.add.contract.json', text: source }], { emit: 'js' }).files) writeFileSync(join(project, 'generated', file.path), file.text);
-    writeFileSync(
-      join(project, 'main.js'),
-      `import { CapabilityRuntime, ToolPolicy, parseJson } from '@json-tool-contracts/runtime';
+      // The optional peers, as a project that uses those adapters installs them.
+      for (const peer of ['ai', '@modelcontextprotocol/sdk']) {
+        mkdirSync(join(project, 'node_modules', peer, '..'), { recursive: true });
+        symlinkSync(join(root, 'node_modules', peer), join(project, 'node_modules', peer));
+      }
+      const source = readFileSync('fixtures/valid/math.add.contract.json', 'utf8');
+      for (const file of compileContracts([{ file: 'math.add.contract.json', text: source }], { emit: 'js' }).files) writeFileSync(join(project, 'generated', file.path), file.text);
+      writeFileSync(
+        join(project, 'main.js'),
+        `import { CapabilityRuntime, ToolPolicy, parseJson } from '@json-tool-contracts/runtime';
 import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
 import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
 import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
@@ -90,36 +100,42 @@ const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { cap
 const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
 console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, json: String(parseJson('1e400', { exactNumbers: true })) }));
 `,
-    );
-    const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', json: '1e400' });
-  }, processTimeout);
+      );
+      const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', json: '1e400' });
+    },
+    processTimeout,
+  );
 
-  it('installs the compiler as a dev dependency with the runtime and commander only, and both bins build in a CommonJS project', () => {
-    const project = join(work, 'development');
-    mkdirSync(project);
-    npm(['init', '-y'], project); // npm's default project: "type": "commonjs"
-    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
-    const output = npmWithWarnings(['install', '--offline', '--save-dev', join(work, compiler.filename), join(work, runtime.filename)], project);
-    expect(output).not.toMatch(/install-scripts|prepare/);
-    const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
-    expect(listed.map((line) => line.slice(project.length + 1)).sort()).toEqual(['node_modules/@json-tool-contracts/runtime', 'node_modules/commander', 'node_modules/json-tool-contracts']);
+  it(
+    'installs the compiler as a dev dependency with the runtime and commander only, and both bins build in a CommonJS project',
+    () => {
+      const project = join(work, 'development');
+      mkdirSync(project);
+      npm(['init', '-y'], project); // npm's default project: "type": "commonjs"
+      expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
+      const output = npmWithWarnings(['install', '--offline', '--save-dev', join(work, compiler.filename), join(work, runtime.filename)], project);
+      expect(output).not.toMatch(/install-scripts|prepare/);
+      const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
+      expect(listed.map((line) => line.slice(project.length + 1)).sort()).toEqual(['node_modules/@json-tool-contracts/runtime', 'node_modules/commander', 'node_modules/json-tool-contracts']);
 
-    copyFileSync('fixtures/valid/math.add.contract.json', join(project, 'math.add.contract.json'));
-    for (const bin of ['jtc', 'json-tool-contracts']) {
-      const built = spawnSync('npx', ['--offline', bin, 'build', 'math.add.contract.json', '-o', `out-${bin}`], { cwd: project, encoding: 'utf8' });
-      expect({ bin, code: built.status, stderr: built.stderr }).toEqual({ bin, code: 0, stderr: '' });
-    }
-    // --emit js writes JavaScript and declarations straight from the IR: no TypeScript compiler here,
-    // and Node loads them as ESM although this project is CommonJS.
-    const js = spawnSync('npx', ['--offline', 'jtc', 'build', 'math.add.contract.json', '-o', 'out-js', '--emit', 'js'], { cwd: project, encoding: 'utf8' });
-    expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 0, stderr: '' });
-    const imported = spawnSync(process.execPath, ['-e', "import('./out-js/index.mjs').then(({ mathAdd }) => console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 })));"], { cwd: project, encoding: 'utf8' });
-    expect({ stdout: imported.stdout.trim(), stderr: imported.stderr }).toEqual({ stdout: 'true false', stderr: '' });
-    if ((process.features as { require_module?: boolean }).require_module === true) {
-      const required = spawnSync(process.execPath, ['--no-warnings', '-e', "const { mathAdd } = require('./out-js/index.mjs'); console.log(mathAdd.output.is({ total: 3 }));"], { cwd: project, encoding: 'utf8' });
-      expect({ stdout: required.stdout.trim(), stderr: required.stderr }).toEqual({ stdout: 'true', stderr: '' });
-    }
-  }, processTimeout);
+      copyFileSync('fixtures/valid/math.add.contract.json', join(project, 'math.add.contract.json'));
+      for (const bin of ['jtc', 'json-tool-contracts']) {
+        const built = spawnSync('npx', ['--offline', bin, 'build', 'math.add.contract.json', '-o', `out-${bin}`], { cwd: project, encoding: 'utf8' });
+        expect({ bin, code: built.status, stderr: built.stderr }).toEqual({ bin, code: 0, stderr: '' });
+      }
+      // --emit js writes JavaScript and declarations straight from the IR: no TypeScript compiler here,
+      // and Node loads them as ESM although this project is CommonJS.
+      const js = spawnSync('npx', ['--offline', 'jtc', 'build', 'math.add.contract.json', '-o', 'out-js', '--emit', 'js'], { cwd: project, encoding: 'utf8' });
+      expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 0, stderr: '' });
+      const imported = spawnSync(process.execPath, ['-e', "import('./out-js/index.mjs').then(({ mathAdd }) => console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 })));"], { cwd: project, encoding: 'utf8' });
+      expect({ stdout: imported.stdout.trim(), stderr: imported.stderr }).toEqual({ stdout: 'true false', stderr: '' });
+      if ((process.features as { require_module?: boolean }).require_module === true) {
+        const required = spawnSync(process.execPath, ['--no-warnings', '-e', "const { mathAdd } = require('./out-js/index.mjs'); console.log(mathAdd.output.is({ total: 3 }));"], { cwd: project, encoding: 'utf8' });
+        expect({ stdout: required.stdout.trim(), stderr: required.stderr }).toEqual({ stdout: 'true', stderr: '' });
+      }
+    },
+    processTimeout,
+  );
 });

@@ -17,18 +17,22 @@ describe('the generated index tree-shakes', () => {
     return result.outputFiles[0]!.contents.byteLength;
   };
 
-  it.each(['ts', 'js'] as const)('for --emit %s: one contract through the index within a tenth of its module alone, far below all of them', (emit) => {
-    const dir = mkdtempSync(join(tmpdir(), `jtc-shake-${emit}-`));
-    for (const file of compileContracts(sources, { emit }).files) writeFileSync(join(dir, file.path), file.text);
-    const extension = emit === 'ts' ? 'ts' : 'mjs';
-    const indexSpecifier = emit === 'ts' ? './index.js' : './index.mjs';
-    const moduleSpecifier = emit === 'ts' ? './git.log.js' : './git.log.mjs';
-    writeFileSync(join(dir, `through-index.${extension}`), `import { gitLog } from '${indexSpecifier}';\nconsole.log(gitLog.input.is({}));\n`);
-    writeFileSync(join(dir, `direct.${extension}`), `import { contract } from '${moduleSpecifier}';\nconsole.log(contract.input.is({}));\n`);
-    writeFileSync(join(dir, `everything.${extension}`), `import * as all from '${indexSpecifier}';\nconsole.log(Object.values(all).map((c) => c.input.is({})));\n`);
-    const throughIndex = minifiedSize(join(dir, `through-index.${extension}`));
-    const direct = minifiedSize(join(dir, `direct.${extension}`));
-    expect(throughIndex / direct).toBeLessThan(1.1);
-    expect(minifiedSize(join(dir, `everything.${extension}`))).toBeGreaterThan(5 * direct);
-  }, 600_000);
+  it.each(['ts', 'js'] as const)(
+    'for --emit %s: one contract through the index within a tenth of its module alone, far below all of them',
+    (emit) => {
+      const dir = mkdtempSync(join(tmpdir(), `jtc-shake-${emit}-`));
+      for (const file of compileContracts(sources, { emit }).files) writeFileSync(join(dir, file.path), file.text);
+      const extension = emit === 'ts' ? 'ts' : 'mjs';
+      const indexSpecifier = emit === 'ts' ? './index.js' : './index.mjs';
+      const moduleSpecifier = emit === 'ts' ? './git.log.js' : './git.log.mjs';
+      writeFileSync(join(dir, `through-index.${extension}`), `import { gitLog } from '${indexSpecifier}';\nconsole.log(gitLog.input.is({}));\n`);
+      writeFileSync(join(dir, `direct.${extension}`), `import { contract } from '${moduleSpecifier}';\nconsole.log(contract.input.is({}));\n`);
+      writeFileSync(join(dir, `everything.${extension}`), `import * as all from '${indexSpecifier}';\nconsole.log(Object.values(all).map((c) => c.input.is({})));\n`);
+      const throughIndex = minifiedSize(join(dir, `through-index.${extension}`));
+      const direct = minifiedSize(join(dir, `direct.${extension}`));
+      expect(throughIndex / direct).toBeLessThan(1.1);
+      expect(minifiedSize(join(dir, `everything.${extension}`))).toBeGreaterThan(5 * direct);
+    },
+    600_000,
+  );
 });
