@@ -3,7 +3,8 @@ import { compareDecimals, decimalText, isWholeDecimal, parseDecimal } from '@jso
 import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Code } from '../codegen/code.js';
 import type { AnyRules, CountBound, DecimalBound, Located, SchemaNode } from '../ir/schema-node.js';
-import type { JsonNode } from '../source/json-node.js';
+import { sourceOf, tokenEnd, type Rewrite, type TextEdit } from '../source/edits.js';
+import type { JsonMember, JsonNode, JsonObjectNode } from '../source/json-node.js';
 import type { NumericReading } from './numeric-reading.js';
 import type { EmitScope } from './emission.js';
 
@@ -95,7 +96,31 @@ export interface KeywordFamily {
   compare?(before: SchemaNode, after: SchemaNode, scope: CompareScope): 'unrelated' | undefined;
   /** The child schemas its keywords hold. */
   children?(node: SchemaNode): readonly SchemaNode[];
+  /** Exact rewrites of values of its keywords that the subset does not take (`keywords/index.ts` gathers them). */
+  readonly rewrites?: Readonly<Record<string, KeywordRewriter>>;
 }
+
+/** Where a rewrite may apply: one member of a schema object, in the text the parser read. */
+export interface RewriteSite {
+  readonly text: string;
+  /** The schema object the member belongs to. */
+  readonly schema: JsonObjectNode;
+  readonly member: JsonMember;
+  /** The root schema (a contract's `input` or `output`): local references (`#/$defs/…`) resolve against it. */
+  readonly root: JsonNode;
+}
+
+/** An exact rewrite: the text edits, what they do in words, and where the result stands (its JSON Pointer once applied). */
+export interface KeywordRewrite extends Rewrite {
+  readonly pointer: string;
+}
+
+/**
+ * The exact rewrite of one member into the subset's terms, or undefined when the schema around it
+ * leaves none (the keyword is then refused as the checker says). Pure: it reads the text and the
+ * parsed nodes, and changes nothing.
+ */
+export type KeywordRewriter = (site: RewriteSite) => KeywordRewrite | undefined;
 
 /** The rules of one group of values, as the IR keeps them. */
 export type RuleGroupName = Exclude<RuleGroup, 'all'>;
@@ -226,4 +251,14 @@ export function valuesFitF64(keyword: string, node: JsonNode, context: ReadConte
     }
   }
   return true;
+}
+
+/** Renames a member where it stands: the edit replaces its key only. */
+export function renameKey(text: string, member: JsonMember, key: string): TextEdit {
+  return { start: member.keyPosition.offset, end: tokenEnd(text, member.keyPosition.offset), text: JSON.stringify(key) };
+}
+
+/** A member's source text, `"key": value`. */
+export function memberSource(text: string, member: JsonMember): string {
+  return `${JSON.stringify(member.key)}: ${sourceOf(text, member.value)}`;
 }

@@ -4,7 +4,8 @@ import { jsonString } from '../../codegen/json-string.js';
 import { rulesOf, type ObjectRules, type SchemaNode } from '../../ir/schema-node.js';
 import type { JsonObjectNode } from '../../source/json-node.js';
 import { collectPass, functionPath, issue, keyed, type EmitScope, type PathRef } from '../emission.js';
-import { invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily } from '../keyword.js';
+import { replaceValue } from '../../source/edits.js';
+import { invalidValue, reportAt, type KeywordDefinition, type KeywordRewriter, type TypedRuleFamily } from '../keyword.js';
 import { limits } from '../limits.js';
 
 const schemaRef = { $ref: '#/definitions/schema' };
@@ -50,6 +51,13 @@ const additionalProperties: KeywordDefinition<boolean> = {
     return invalidValue(context, node, `"additionalProperties" must be true or false, found ${node.kind}`);
   },
   editor: { type: 'boolean', description: 'Objects: false forbids properties not named in "properties"; absent means true. Only true or false.' },
+};
+
+/** The empty schema accepts any value, so `"additionalProperties": {}` says what `true` says. */
+const emptySchemaAsTrue: KeywordRewriter = ({ text, member }) => {
+  const value = member.value;
+  if (value.kind !== 'object' || value.members.length > 0) return undefined;
+  return { title: `replace "${member.key}": {} with true (the empty schema accepts any value)`, edits: [replaceValue(text, value, 'true')], pointer: value.pointer };
 };
 
 /** Names `required` lists that `properties` gives no schema of their own: any JSON value will do. */
@@ -263,4 +271,5 @@ export const objectRules: TypedRuleFamily<'object'> = {
     }
   },
   children: (node) => objectOf(node)?.properties.map((p) => p.schema) ?? [],
+  rewrites: { [additionalProperties.keyword]: emptySchemaAsTrue },
 };

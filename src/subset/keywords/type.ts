@@ -1,7 +1,8 @@
 import { Code, code } from '../../codegen/code.js';
 import type { SchemaNode, TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type KeywordFamily, type RuleGroupName, type Effect } from '../keyword.js';
+import { replaceValue, sourceOf } from '../../source/edits.js';
+import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type KeywordFamily, type KeywordRewriter, type RuleGroupName, type Effect } from '../keyword.js';
 
 const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
 
@@ -37,6 +38,14 @@ function kindChange(before: SchemaNode['kind'], after: SchemaNode['kind']): Effe
 }
 
 const kindText = (kind: SchemaNode['kind']): string => (kind === 'any' ? 'any' : `"${kind}"`);
+
+/** A type array of one type is that type. */
+const singleTypeArray: KeywordRewriter = ({ text, member }) => {
+  const types = member.value;
+  if (types.kind !== 'array' || types.items.length !== 1 || types.items[0]!.kind !== 'string') return undefined;
+  const only = sourceOf(text, types.items[0]!);
+  return { title: `replace the one-element type array with ${only}`, edits: [replaceValue(text, types, only)], pointer: types.pointer };
+};
 
 type ScalarType = 'null' | 'boolean' | 'number' | 'integer' | 'string';
 
@@ -105,6 +114,7 @@ export const typeKeyword: TypeFamily = {
   },
   shapeKey: (node) => node.kind,
   docLines: (node) => (node.kind === 'integer' ? ['@integer'] : []),
+  rewrites: { [type.keyword]: singleTypeArray },
   compare(before, after, scope) {
     if (before.kind === after.kind) return;
     const effect = kindChange(before.kind, after.kind);
