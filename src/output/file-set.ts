@@ -33,12 +33,18 @@ export function generateFiles(contracts: readonly ContractIR[], emit: EmitKind):
 
 /** One contract's module: it depends on that contract alone, so modules can be generated apart. */
 export function moduleFiles(contract: ContractIR, emit: EmitKind): GeneratedFile[] {
-  if (emit === 'ts') return [{ path: `${contract.name}.ts`, text: emitModule(contract) }];
-  const { js, declarations } = emitModule(contract, 'js');
+  const [module, declarations] = modulePaths(contract.name, emit);
+  if (emit === 'ts') return [{ path: module!, text: emitModule(contract) }];
+  const js = emitModule(contract, 'js');
   return [
-    { path: `${contract.name}.mjs`, text: js },
-    { path: `${contract.name}.d.mts`, text: declarations },
+    { path: module!, text: js.js },
+    { path: declarations!, text: js.declarations },
   ];
+}
+
+/** The files a tool's module is written to: `math.add.ts`, or `math.add.mjs` and `math.add.d.mts`. */
+export function modulePaths(toolName: string, emit: EmitKind): string[] {
+  return emit === 'ts' ? [`${toolName}.ts`] : [`${toolName}.mjs`, `${toolName}.d.mts`];
 }
 
 /** The modules (generated together or apart) with the index of their tools, sorted by path. */

@@ -83,7 +83,7 @@ export function replaceValue(text: string, node: JsonNode, replacement: string):
 const isBlank = (s: string): boolean => /^[ \t]*$/.test(s);
 
 /** The first offset at or after `from` that is not whitespace (the length when there is none). */
-function skipSpace(text: string, from: number): number {
+export function skipSpace(text: string, from: number): number {
   let at = from;
   while (at < text.length && /\s/.test(text[at]!)) at++;
   return at;

@@ -54,12 +54,15 @@ export function findMember(node: JsonObjectNode, key: string): JsonMember | unde
 
 const unescapeToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
+/** The reference tokens of a JSON Pointer, unescaped (`''` has none). */
+export function pointerTokens(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
+}
+
 /** The value a JSON Pointer (RFC 6901) names, or undefined. */
 export function nodeAt(root: JsonNode, pointer: string): JsonNode | undefined {
-  if (pointer === '') return root;
   let node: JsonNode | undefined = root;
-  for (const token of pointer.slice(1).split('/')) {
-    const key = unescapeToken(token);
+  for (const key of pointerTokens(pointer)) {
     if (node?.kind === 'object') node = findMember(node, key)?.value;
     else if (node?.kind === 'array' && /^(0|[1-9][0-9]*)$/.test(key)) node = node.items[Number(key)];
     else return undefined;

@@ -1,0 +1,36 @@
+import { UsageError } from '../diagnostics/usage-error.js';
+import type { ProjectSettings } from '../lsp/project.js';
+import { startLanguageServer, type ServerLibraries } from '../lsp/server.js';
+
+/** The language server's libraries: optional peer dependencies, so only this command needs them. */
+const libraryNames = ['vscode-languageserver@10', 'vscode-languageserver-textdocument@1'];
+
+export const lspUsage = `Usage: jtc lsp --stdio
+
+Run the language server over standard input and output, for an editor: the checker's diagnostics
+while a contract is typed, hovers, completions and quick fixes (docs/editor-support.md).
+Needs ${libraryNames.join(' and ')} installed beside json-tool-contracts.
+`;
+
+/** Runs `jtc lsp`: resolves when the client ends the session, with the exit code. */
+export async function runLsp(args: readonly string[]): Promise<number> {
+  const unknown = args.find((arg) => arg !== '--stdio');
+  if (unknown !== undefined) throw new UsageError(`lsp: unknown option "${unknown}"; the server speaks over --stdio (jtc lsp --help)`);
+  const libraries = await loadLibraries();
+  const connection = startLanguageServer(libraries, defaultSettings, process.stdin, process.stdout);
+  return new Promise((resolve) => connection.onExit(() => resolve(0)));
+}
+
+async function loadLibraries(): Promise<ServerLibraries> {
+  try {
+    const [server, textDocument] = await Promise.all([import('vscode-languageserver/node'), import('vscode-languageserver-textdocument')]);
+    return { server, textDocument };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new UsageError(`lsp needs ${libraryNames.join(' and ')}: npm install --save-dev ${libraryNames.join(' ')}`);
+  }
+}
+
+function defaultSettings(folder: string): ProjectSettings {
+  return { root: folder, contracts: [folder], check: {}, strict: false, emit: 'ts' };
+}

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, Hover, InitializeParams, InitializeResult } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { contractSuffix, discoverContracts } from '../contract/discover.js';
+import { LineMap } from '../source/parse.js';
+import { quickFix } from './code-actions.js';
+import { completionsAt } from './completion.js';
+import { diagnosticsLink, isOwnDiagnostic, rangeOf, toLspDiagnostic } from './diagnostics.js';
+import { codeHover, hoverAt } from './hover.js';
+import { ContractProject, type ContractText, type ProjectSettings } from './project.js';
+
+/** The libraries `jtc lsp` loads when it starts (optional peer dependencies of the package). */
+export interface ServerLibraries {
+  readonly server: typeof import('vscode-languageserver/node');
+  readonly textDocument: typeof import('vscode-languageserver-textdocument');
+}
+
+/** Quiet time after the last keystroke before a document is checked again. */
+export const recheckDelayMs = 100;
+
+/** The configuration file whose change reloads every project. */
+const configurationFile = 'jtc.config.json';
+
+/**
+ * The language server: the checker's own diagnostics for every contract of the workspace (open
+ * documents with their unsaved text, the others from disk, kept current through the client's file
+ * watching), hovers, completions and exact quick fixes. Runs over the given streams until the
+ * client says exit.
+ */
+export function startLanguageServer(libraries: ServerLibraries, settingsFor: (folder: string) => ProjectSettings, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
+  const lsp = libraries.server;
+  const connection = lsp.createConnection(input, output);
+  const documents = new lsp.TextDocuments(libraries.textDocument.TextDocument);
+  let folders: string[] = [];
+  let projects: ContractProject[] = [];
+  /** What was last published for each path, so that only changes are sent and hovers can explain codes. */
+  const published = new Map<string, LspDiagnostic[]>();
+  const pending = new Map<ContractProject, NodeJS.Timeout>();
+
+  const pathOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+  const openDocument = (path: string): TextDocument | undefined => documents.get(pathToFileURL(path).href) ?? documents.all().find((document) => pathOf(document.uri) === path);
+  const uriOf = (path: string): string => openDocument(path)?.uri ?? pathToFileURL(path).href;
+  const textOf = (source: ContractText): string => (typeof source === 'string' ? source : new TextDecoder('utf-8', { ignoreBOM: true }).decode(source));
+
+  const readDisk = (path: string): Uint8Array | undefined => {
+    try {
+      return readFileSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The project a contract belongs to: the innermost one whose folders hold it, else one of its own. */
+  const projectOf = (path: string): ContractProject => {
+    const owners = projects.filter((project) => project.owns(path)).sort((a, b) => b.settings.root.length - a.settings.root.length);
+    if (owners[0] !== undefined) return owners[0];
+    const lone = new ContractProject({ ...settingsFor(dirname(path)), contracts: [path] });
+    projects.push(lone);
+    return lone;
+  };
+
+  const publish = (project: ContractProject): void => {
+    const diagnostics = project.diagnostics();
+    for (const [path, list] of diagnostics) {
+      const document = openDocument(path);
+      const text = document?.getText() ?? textOf(readDisk(path) ?? '');
+      const lines = new LineMap(text);
+      const converted = list.map((diagnostic) => toLspDiagnostic(diagnostic, text, lines, project.settings.strict));
+      const before = published.get(path);
+      published.set(path, converted);
+      // A clean file on disk is not announced; an open document always hears that it was checked.
+      const unchanged = before === undefined ? converted.length === 0 && document === undefined : JSON.stringify(before) === JSON.stringify(converted);
+      if (!unchanged) void connection.sendDiagnostics({ uri: uriOf(path), diagnostics: converted });
+    }
+  };
+
+  const clearGone = (): void => {
+    for (const [path, list] of published) {
+      if (projects.some((project) => project.paths().includes(path))) continue;
+      published.delete(path);
+      if (list.length > 0) void connection.sendDiagnostics({ uri: uriOf(path), diagnostics: [] });
+    }
+  };
+
+  const recheckSoon = (project: ContractProject): void => {
+    clearTimeout(pending.get(project));
+    pending.set(
+      project,
+      setTimeout(() => {
+        pending.delete(project);
+        publish(project);
+        clearGone();
+      }, recheckDelayMs),
+    );
+  };
+
+  /** Every project again from its settings and the disk, as after a change of configuration. */
+  const loadProjects = (): void => {
+    for (const timer of pending.values()) clearTimeout(timer);
+    pending.clear();
+    projects = folders.map((folder) => new ContractProject(settingsFor(folder)));
+    for (const project of projects) {
+      for (const path of discoverQuietly(project, (message) => connection.console.warn(message))) {
+        const source = openDocument(path)?.getText() ?? readDisk(path);
+        if (source !== undefined) project.set(path, source);
+      }
+    }
+    for (const document of documents.all()) {
+      const path = pathOf(document.uri);
+      if (path?.endsWith(contractSuffix)) projectOf(path).set(path, document.getText());
+    }
+    for (const project of projects) publish(project);
+    clearGone();
+  };
+
+  let watchesFiles = false;
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const uris = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    folders = uris.flatMap((uri) => pathOf(uri) ?? []);
+    watchesFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: lsp.TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['"'] },
+        codeActionProvider: { codeActionKinds: [lsp.CodeActionKind.QuickFix] },
+      },
+      serverInfo: { name: 'jtc' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (watchesFiles) {
+      void connection.client.register(lsp.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/*${contractSuffix}` }, { globPattern: `**/${configurationFile}` }] });
+    }
+    loadProjects();
+  });
+
+  documents.onDidOpen(({ document }) => {
+    const path = pathOf(document.uri);
+    if (!path?.endsWith(contractSuffix)) return;
+    const project = projectOf(path);
+    project.set(path, document.getText());
+    published.delete(path);
+    publish(project);
+  });
+
+  documents.onDidChangeContent(({ document }) => {
+    const path = pathOf(document.uri);
+    if (!path?.endsWith(contractSuffix)) return;
+    const project = projectOf(path);
+    project.set(path, document.getText());
+    recheckSoon(project);
+  });
+
+  documents.onDidClose(({ document }) => {
+    const path = pathOf(document.uri);
+    if (!path?.endsWith(contractSuffix)) return;
+    const project = projectOf(path);
+    const onDisk = readDisk(path);
+    if (onDisk === undefined || (project.settings.contracts.length === 1 && project.settings.contracts[0] === path)) {
+      project.delete(path);
+      projects = projects.filter((other) => other !== project || other.paths().length > 0);
+    } else project.set(path, onDisk);
+    recheckSoon(project);
+  });
+
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    if (changes.some((change) => pathOf(change.uri)?.endsWith(configurationFile))) {
+      loadProjects();
+      return;
+    }
+    for (const change of changes) {
+      const path = pathOf(change.uri);
+      if (path === undefined || openDocument(path) !== undefined) continue;
+      const project = projects.find((candidate) => candidate.owns(path));
+      if (project === undefined) continue;
+      const onDisk = change.type === lsp.FileChangeType.Deleted ? undefined : readDisk(path);
+      if (onDisk === undefined) project.delete(path);
+      else project.set(path, onDisk);
+      recheckSoon(project);
+    }
+  });
+
+  connection.onHover(({ textDocument, position }): Hover | null => {
+    const document = documents.get(textDocument.uri);
+    const path = pathOf(textDocument.uri);
+    if (document === undefined || path === undefined) return null;
+    const offset = document.offsetAt(position);
+    const text = document.getText();
+    const parts: string[] = [];
+    const meaning = hoverAt(text, offset, projectOf(path).settings.emit);
+    if (meaning !== undefined) parts.push(meaning.markdown);
+    for (const diagnostic of published.get(path) ?? []) {
+      if (!isOwnDiagnostic(diagnostic) || document.offsetAt(diagnostic.range.start) > offset || document.offsetAt(diagnostic.range.end) < offset) continue;
+      parts.push(codeHover(diagnostic.code, diagnostic.data.hint, diagnosticsLink));
+    }
+    if (parts.length === 0) return null;
+    const hover: Hover = { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') } };
+    return meaning === undefined ? hover : { ...hover, range: rangeOf(new LineMap(text), meaning.start, meaning.end) };
+  });
+
+  connection.onCompletion(({ textDocument, position }): CompletionItem[] => {
+    const document = documents.get(textDocument.uri);
+    if (document === undefined || !pathOf(textDocument.uri)?.endsWith(contractSuffix)) return [];
+    const kinds = { keyword: lsp.CompletionItemKind.Property, field: lsp.CompletionItemKind.Field, value: lsp.CompletionItemKind.Value };
+    return completionsAt(document.getText(), document.offsetAt(position)).map((completion) => ({
+      label: completion.label,
+      kind: kinds[completion.kind],
+      detail: completion.detail,
+      documentation: { kind: 'markdown', value: completion.documentation },
+      filterText: completion.filter,
+      textEdit: { range: { start: document.positionAt(completion.start), end: document.positionAt(completion.end) }, newText: completion.text },
+    }));
+  });
+
+  connection.onCodeAction(({ textDocument, context }): CodeAction[] => {
+    const document = documents.get(textDocument.uri);
+    const path = pathOf(textDocument.uri);
+    if (document === undefined || path === undefined) return [];
+    const text = document.getText();
+    return context.diagnostics.flatMap((diagnostic) => {
+      if (!isOwnDiagnostic(diagnostic)) return [];
+      const fix = quickFix(text, { code: diagnostic.code, pointer: diagnostic.data.pointer, offset: document.offsetAt(diagnostic.range.start) }, () => projectOf(path).otherToolNames(path));
+      if (fix === undefined) return [];
+      const edits = fix.edits.map((edit) => ({ range: { start: document.positionAt(edit.start), end: document.positionAt(edit.end) }, newText: edit.text }));
+      return [{ title: fix.title, kind: lsp.CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: true, edit: { changes: { [textDocument.uri]: edits } } }];
+    });
+  });
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
+
+/** The project's contract files on disk; a folder that cannot be read is reported, not fatal. */
+function discoverQuietly(project: ContractProject, warn: (message: string) => void): string[] {
+  const root = project.settings.root;
+  try {
+    return discoverContracts(project.settings.contracts, root).map((path) => resolve(root, path));
+  } catch (error) {
+    warn(`jtc: ${(error as Error).message}`);
+    return [];
+  }
+}
