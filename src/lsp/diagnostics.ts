@@ -4,8 +4,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { tokenEnd } from '../source/edits.js';
 import type { LineMap } from '../source/parse.js';
 
-/** The README's table of codes, in the installed package (this file is `dist/lsp/diagnostics.js`). */
-export const diagnosticsLink = `${new URL('../../README.md', import.meta.url).href}#diagnostics`;
+/** The page of codes, in the installed package (this file is `dist/lsp/diagnostics.js`). */
+export const diagnosticsLink = new URL('../../docs/diagnostics.md', import.meta.url).href;
 
 /** What travels with a published diagnostic, for its quick fix. */
 export interface DiagnosticData {

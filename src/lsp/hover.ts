@@ -50,5 +50,5 @@ function generatedNames(name: string, emit: EmitKind): string | undefined {
 /** A diagnostic code explained: its title and severity, a link to its entry, and what to do. */
 export function codeHover(code: DiagnosticCode, hint: string | undefined, link: string): string {
   const { severity, title } = diagnosticCodes[code];
-  return `**${code}** (${severity}): ${title}. [README: diagnostics](${link})${hint === undefined ? '' : `\n\nTo fix: ${hint}.`}`;
+  return `**${code}** (${severity}): ${title}. [all codes](${link})${hint === undefined ? '' : `\n\nTo fix: ${hint}.`}`;
 }

@@ -45,7 +45,7 @@ describe('jtc lsp: diagnostics of the files on disk', () => {
       for (const diagnostic of published) {
         expect(diagnostic.source).toBe('jtc');
         expect(diagnostic.severity).toBe(diagnostic.code?.toString().startsWith('JTC2') ? 2 : 1);
-        expect(diagnostic.codeDescription?.href).toBe(`${new URL('../../README.md', import.meta.url).href}#diagnostics`);
+        expect(diagnostic.codeDescription?.href).toBe(new URL('../../docs/diagnostics.md', import.meta.url).href);
       }
     }
   });
