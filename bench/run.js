@@ -14,6 +14,7 @@ import { fromJSONSchema } from 'zod';
 import ts from 'typescript';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
+import { describeLanguageServer, measureLanguageServer } from './lsp.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../dist/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -359,6 +360,8 @@ const rows = contracts.map((contract) => {
 
 const ratio = (engine, label, against = 'ajv standalone') => geomean(rows.filter((r) => r[`${engine}|${label}`] !== null && r[`${against}|${label}`] !== null).map((r) => r[`${engine}|${label}`] / r[`${against}|${label}`]));
 
+const languageServer = await measureLanguageServer(quick ? 10 : 50);
+
 const summary = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
   date: new Date().toISOString().slice(0, 10),
@@ -372,6 +375,7 @@ const summary = {
   emit24: { tsMs: emitTsMs, jsMs: emitJsMs, ratio: emitJsMs / emitTsMs },
   validateAgainstAllErrors: { invalid: ratio('ours validate', 'invalid', 'ajv allErrors') },
   callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs })),
+  languageServer,
   mislabels,
 };
 
@@ -392,6 +396,7 @@ console.log(
   `warm builds of the same 1,000, against the cold one: nothing changed ${summary.warmBuild1000.noChangeRatio.toFixed(3)}× (${noChangeMs.toFixed(0)} ms), one contract changed ${summary.warmBuild1000.oneChangeRatio.toFixed(3)}× (${oneChangeMs.toFixed(0)} ms), --watch seeing one change ${summary.warmBuild1000.watchRatio.toFixed(3)}× (${watchMs.toFixed(0)} ms, from the write to the result line, 100 ms debounce included)`,
 );
 console.log(`--emit js / --emit ts, cold build of 24 contracts: ${summary.emit24.ratio.toFixed(2)}× (${emitJsMs.toFixed(0)} vs ${emitTsMs.toFixed(0)} ms)`);
+console.log(describeLanguageServer(languageServer));
 for (const c of summary.callPath) {
   console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
   console.log(`runtime.callJson vs JSON.parse + is + handler + JSON.stringify, ${c.contract}: ${c.jsonRatio.toFixed(2)}× (${c.callJsonNs.toFixed(0)} vs ${c.bareJsonNs.toFixed(0)} ns)`);
