@@ -1,3 +1,4 @@
+import { copyContent, splitContent, type ContentBlock, type OutputWithContent } from './content.js';
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeThrown } from './support/describe-thrown.js';
@@ -10,10 +11,30 @@ export interface ToolRequest<I> {
   readonly tool: string;
   readonly callId: string;
   readonly input: I;
+  /**
+   * Aborted when the call is cancelled (`runtime.cancel(callId)`, or the host's own cancellation
+   * through `CallOptions.signal`); its reason is the `cancelled` ToolError. Whatever the handler
+   * returns after that is dropped.
+   */
+  readonly signal: AbortSignal;
+  /** What the host adapter handed over with the call (`CallOptions.context`); undefined for a direct call. Each adapter has a typed accessor. */
+  readonly context: unknown;
+}
+
+/** What a handler gives back: its output, or its output with content blocks (`withContent`), now or as a promise. */
+export type Returned<O> = O | OutputWithContent<O> | Promise<O | OutputWithContent<O>>;
+
+/** What a host passes with a call beside its input. */
+export interface CallOptions {
+  /** The host's own cancellation: aborting it cancels the call as `runtime.cancel(callId)` does. */
+  readonly signal?: AbortSignal;
+  /** Handed to the handler as `request.context`, untouched (the MCP request, the AI SDK's tool-call options, …). */
+  readonly context?: unknown;
 }
 
 export type CallFailure = { readonly ok: false; readonly callId: string; readonly error: ToolError };
-export type CallResult<O = unknown> = { readonly ok: true; readonly callId: string; readonly output: O } | CallFailure;
+/** `content`: the blocks a handler returned with `withContent`, checked and copied; absent when it returned none. */
+export type CallResult<O = unknown> = { readonly ok: true; readonly callId: string; readonly output: O; readonly content?: readonly ContentBlock[] } | CallFailure;
 
 export type CallOutcome = 'completed' | 'denied' | 'failed' | 'pending' | 'cancelled';
 
@@ -62,6 +83,8 @@ type AnyContract = ToolContract<unknown, unknown>;
 /** How a handler or a protocol peer ended a call. */
 type Settlement = { readonly output: unknown } | { readonly error: ToolError };
 type Handler = (request: ToolRequest<unknown>) => unknown;
+/** The call's options as read once at its start; reading a hostile options object never throws out of a call. */
+type CallSetting = { readonly signal: AbortSignal | undefined; readonly context: unknown };
 
 interface ToolEntry {
   readonly name: string;
@@ -81,6 +104,11 @@ interface OpenCall {
   readonly entry: ToolEntry;
   readonly record: MutableRecord;
   readonly input: unknown;
+  readonly setting: CallSetting;
+  /** Made when the handler first reads `request.signal`, or when the call is cancelled: most calls never need one. */
+  abort?: AbortController;
+  /** Removes the listener on the host's signal when the call ends. */
+  release?: () => void;
 }
 
 /** A deferred call while it is queued, running or pending. */
@@ -122,8 +150,8 @@ export class CapabilityRuntime {
 
   // ---- registration
 
-  /** The handler gets `{ tool, callId, input }` and returns the output, or throws `ToolError.denied(…)`. */
-  registerValidatedJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (request: ToolRequest<I>) => NoInfer<O> | Promise<NoInfer<O>>): void {
+  /** The handler gets `{ tool, callId, input, signal, context }` and returns the output, or throws `ToolError.denied(…)`. */
+  registerValidatedJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (request: ToolRequest<I>) => Returned<NoInfer<O>>): void {
     this.register(policy, metadata, contract, handler as Handler, isAsyncFunction(handler));
   }
 
@@ -132,13 +160,16 @@ export class CapabilityRuntime {
     this.register(policy, metadata, contract, undefined, false);
   }
 
-  /** The handler takes the typed input and returns the typed output; TypeScript checks both against the contract. */
-  registerTypedJsonTool<I, O, N extends string>(policy: ToolPolicy, contract: ToolContract<I, O, N>, handler: (input: I) => NoInfer<O> | Promise<NoInfer<O>>): void {
+  /**
+   * The handler takes the typed input (and the whole request, for its `signal` and `context`) and
+   * returns the typed output; TypeScript checks both against the contract.
+   */
+  registerTypedJsonTool<I, O, N extends string>(policy: ToolPolicy, contract: ToolContract<I, O, N>, handler: (input: I, request: ToolRequest<I>) => Returned<NoInfer<O>>): void {
     this.registerTypedJsonToolWithMetadata(policy, ToolMetadata.of(contract.description), contract, handler);
   }
 
-  registerTypedJsonToolWithMetadata<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (input: I) => NoInfer<O> | Promise<NoInfer<O>>): void {
-    this.register(policy, metadata, contract, (request) => handler(request.input as I), isAsyncFunction(handler));
+  registerTypedJsonToolWithMetadata<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (input: I, request: ToolRequest<I>) => Returned<NoInfer<O>>): void {
+    this.register(policy, metadata, contract, (request) => handler(request.input as I, request as ToolRequest<I>), isAsyncFunction(handler));
   }
 
   /**
@@ -167,15 +198,20 @@ export class CapabilityRuntime {
    * failure is a `ToolError` result. A handler known to be asynchronous is refused before it runs
    * (`asynchronous_handler`, nothing reserved): use `callAsync`.
    */
-  call<O = unknown>(name: string, input: unknown): CallResult<O> {
-    return this.callWith(name, input, false);
+  call<O = unknown>(name: string, input: unknown, options?: CallOptions): CallResult<O> {
+    return this.callWith(name, input, false, options);
   }
 
-  private callWith<O>(name: string, input: unknown, parsedFromJson: boolean): CallResult<O> {
-    const started = this.start(name, input, false, parsedFromJson);
+  private callWith<O>(name: string, input: unknown, parsedFromJson: boolean, options: CallOptions | undefined): CallResult<O> {
+    const started = this.start(name, input, false, parsedFromJson, options);
     if (!started.ok) return started;
     const call = started.call;
     const outcome = runHandler(call);
+    // Only the handler itself can abort the host's signal while a synchronous call runs; it ran, so its call stays used.
+    if (isAborted(call.setting.signal)) {
+      if ('awaited' in outcome) settleThenable(outcome.awaited, () => undefined);
+      return this.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled while its handler ran`) as CallResult<O>;
+    }
     if ('awaited' in outcome) {
       // It ran, so the reserved call stays used; from now on `call` refuses it before it runs.
       call.entry.asynchronous = true;
@@ -190,8 +226,8 @@ export class CapabilityRuntime {
    * promise resolves when `complete`, `fail` or `cancel` ends the call. The same path, records and
    * budget rules as `call`; the promise never rejects.
    */
-  callAsync<O = unknown>(name: string, input: unknown): Promise<CallResult<O>> {
-    const started = this.start(name, input, true);
+  callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
+    const started = this.start(name, input, true, false, options);
     if (!started.ok) return Promise.resolve(started);
     const handle = newHandle(started.call.record.callId, started.call.entry.name);
     const call = this.openDeferred(started.call, handle);
@@ -200,7 +236,7 @@ export class CapabilityRuntime {
   }
 
   /** A call with JSON text in and JSON text out. Malformed JSON is denied as `invalid_json`. */
-  callJson(name: string, inputJson: string): CallResult<string> {
+  callJson(name: string, inputJson: string, callOptions?: CallOptions): CallResult<string> {
     const exactNumbers = this.tools.get(name)?.contract.exactNumbers ?? false;
     const options = { exactNumbers, maxDepth: this.limits.maxDepth, maxNodes: this.limits.maxNodes };
     let input: unknown;
@@ -214,7 +250,7 @@ export class CapabilityRuntime {
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
-    const result = this.callWith(name, input, true);
+    const result = this.callWith(name, input, true, callOptions);
     return result.ok ? { ...result, output: exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output) } : result;
   }
 
@@ -222,8 +258,8 @@ export class CapabilityRuntime {
    * A deferred call. The input is checked and a call reserved at once; a handler tool then waits
    * for `pump()`, a protocol tool for `complete()` or `fail()`. A rejected call settles at once.
    */
-  defer<O = unknown>(name: string, input: unknown): DeferredCall<O> {
-    const started = this.start(name, input, true);
+  defer<O = unknown>(name: string, input: unknown, options?: CallOptions): DeferredCall<O> {
+    const started = this.start(name, input, true, false, options);
     const handle = newHandle(started.ok ? started.call.record.callId : started.callId, name);
     if (!started.ok) {
       handle.settle(started);
@@ -241,6 +277,12 @@ export class CapabilityRuntime {
   private openDeferred(started: OpenCall, handle: DeferredOpenCall['handle']): DeferredOpenCall | undefined {
     const call: DeferredOpenCall = { ...started, handle };
     this.open.set(handle.callId, call);
+    const hostSignal = call.setting.signal;
+    if (hostSignal !== undefined) {
+      const onAbort = (): void => void (this.open.get(handle.callId) === call && this.cancelOpen(call));
+      hostSignal.addEventListener('abort', onAbort, { once: true });
+      call.release = () => hostSignal.removeEventListener('abort', onAbort);
+    }
     if (call.entry.handler !== undefined) return call;
     handle.state = 'pending';
     this.notify(call.record);
@@ -265,11 +307,10 @@ export class CapabilityRuntime {
   private run(call: DeferredOpenCall): void {
     call.handle.state = 'running';
     const outcome = runHandler(call);
-    if (!('awaited' in outcome)) {
-      this.settle(call, outcome);
-      return;
-    }
-    settleThenable(outcome.awaited, (settlement) => this.settle(call, settlement));
+    // A call cancelled while its handler ran is already settled: what the handler gives later is dropped.
+    const settleIfOpen = (settlement: Settlement): void => void (this.open.get(call.record.callId) === call && this.settle(call, settlement));
+    if ('awaited' in outcome) settleThenable(outcome.awaited, settleIfOpen);
+    else settleIfOpen(outcome);
   }
 
   /** Completes a pending protocol call; its output is held to the envelope and the output contract. */
@@ -284,17 +325,36 @@ export class CapabilityRuntime {
     return this.settle(call, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
   }
 
-  /** Cancels a queued or pending call and gives its reserved call back to the budget. */
+  /**
+   * Cancels a call of `callAsync` or `defer` and settles it at once as `cancelled`. A queued or
+   * pending call gives its reserved call back to the budget. A running call's handler sees
+   * `request.signal` aborted; it has run, so its reserved call stays used, and whatever it returns
+   * later is dropped. A synchronous `call` is never open: it ends before anything else runs.
+   */
   cancel(callId: string): CallResult {
     const call = this.open.get(callId);
-    if (call === undefined || call.handle.state === 'running') throw new ToolError('unknown_call', `no queued or pending call ${quoted(callId)} to cancel`);
+    if (call === undefined) throw new ToolError('unknown_call', `no open call ${quoted(callId)} to cancel: unknown, already finished, or a synchronous call()`);
+    return this.cancelOpen(call);
+  }
+
+  private cancelOpen(call: DeferredOpenCall): CallResult {
+    const { callId } = call.record;
     this.open.delete(callId);
+    call.release?.();
+    if (call.handle.state === 'running') return this.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled while its handler ran`);
     const queued = this.queue.indexOf(call);
     if (queued >= 0) this.queue.splice(queued, 1);
     if (call.entry.remaining !== undefined) call.entry.remaining++;
-    const result: CallResult = { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${call.entry.name}" was cancelled`) };
+    return this.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled`);
+  }
+
+  /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
+  private closeCancelled(call: OpenCall, message: string): CallResult {
+    const error = new ToolError('cancelled', message);
+    const result: CallFailure = { ok: false, callId: call.record.callId, error };
     this.closeRecord(call.record, 'cancelled', 'cancelled');
-    call.handle.settle(result);
+    if ('handle' in call) (call as DeferredOpenCall).handle.settle(result);
+    call.abort?.abort(error);
     return result;
   }
 
@@ -329,11 +389,17 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, deferred: boolean, parsedFromJson = false): { ok: true; call: OpenCall } | CallFailure {
+  private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined): { ok: true; call: OpenCall } | CallFailure {
     const tool = typeof name === 'string' ? name : describeThrown(name);
     const record = this.openRecord(tool);
     const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
     if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
+    const setting = readCallOptions(options);
+    if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`));
+    if (isAborted(setting.signal)) {
+      this.closeRecord(record, 'cancelled', 'cancelled');
+      return { ok: false, callId: record.callId, error: new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`) };
+    }
     if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`));
     if (!deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`));
     // The handler receives the copy that was validated, never the caller's object (parsed JSON is ours alone).
@@ -346,7 +412,7 @@ export class CapabilityRuntime {
     }
     if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: { entry, record, input: value } };
+    return { ok: true, call: { entry, record, input: value, setting } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
@@ -358,16 +424,20 @@ export class CapabilityRuntime {
     if ('error' in settlement) {
       error = settlement.error;
     } else {
-      const copy = copyEnvelope(settlement.output, this.limits, entry.contract.exactNumbers);
+      const { output, content } = splitContent(settlement.output);
+      const copy = copyEnvelope(output, this.limits, entry.contract.exactNumbers);
+      const blocks = content === undefined ? undefined : copyContent(content, this.limits);
       if (copy === undefined) {
-        error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(settlement.output, this.limits, entry.contract.exactNumbers)}`);
+        error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(output, this.limits, entry.contract.exactNumbers)}`);
       } else if (!entry.contract.output.is(copy)) {
         const issues = issuesOf(entry.contract.output.validate(copy));
         error = new ToolError('invalid_output', `output of "${name}" does not match its contract: ${describeIssues(issues)}`, issues);
+      } else if (blocks !== undefined && !blocks.ok) {
+        error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
         // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
         this.closeRecord(call.record, 'completed');
-        return { ok: true, callId, output: copy };
+        return blocks === undefined ? { ok: true, callId, output: copy } : { ok: true, callId, output: copy, content: blocks.content };
       }
     }
     this.closeRecord(call.record, error.code === 'denied' ? 'denied' : 'failed', error.code);
@@ -376,6 +446,7 @@ export class CapabilityRuntime {
 
   private settle(call: DeferredOpenCall, settlement: Settlement): CallResult {
     this.open.delete(call.record.callId);
+    call.release?.();
     const result = this.finish(call, settlement);
     call.handle.settle(result);
     return result;
@@ -457,7 +528,7 @@ function handlerError(error: unknown): ToolError {
 function runHandler(call: OpenCall): Settlement | { readonly awaited: () => Promise<unknown> } {
   let output: unknown;
   try {
-    output = call.entry.handler!({ tool: call.entry.name, callId: call.record.callId, input: call.input });
+    output = call.entry.handler!(requestOf(call));
     if ((typeof output !== 'object' && typeof output !== 'function') || output === null) return { output };
     const then: unknown = (output as { then?: unknown }).then;
     if (typeof then !== 'function') return { output };
@@ -480,6 +551,43 @@ function settleThenable(then: () => Promise<unknown>, done: (settlement: Settlem
     (output) => done({ output }),
     (error: unknown) => done({ error: handlerError(error) }),
   );
+}
+
+/**
+ * What a handler receives. A deferred call's signal is its own, aborted by `cancel` (which the
+ * host's signal triggers); a synchronous call's is the host's, since nothing else can run meanwhile.
+ */
+function requestOf(call: OpenCall): ToolRequest<unknown> {
+  return {
+    tool: call.entry.name,
+    callId: call.record.callId,
+    input: call.input,
+    context: call.setting.context,
+    get signal(): AbortSignal {
+      if (!('handle' in call) && call.setting.signal !== undefined) return call.setting.signal;
+      call.abort ??= new AbortController();
+      return call.abort.signal;
+    },
+  };
+}
+
+/** Reads the options once; a getter that throws or a signal that is not an AbortSignal is a problem to report, never a throw. */
+function readCallOptions(options: CallOptions | undefined): CallSetting | string {
+  if (options === undefined) return noSetting;
+  try {
+    if (typeof options !== 'object' || options === null) return `expected an object, got ${describeThrown(options)}`;
+    const { signal, context } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return `signal must be an AbortSignal, got ${describeThrown(signal)}`;
+    return { signal, context };
+  } catch (error) {
+    return `they could not be read: ${describeThrown(error)}`;
+  }
+}
+
+const noSetting: CallSetting = { signal: undefined, context: undefined };
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 /** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */

@@ -1,4 +1,4 @@
-import type { ToolRequest } from './capability-runtime.js';
+import type { Returned, ToolRequest } from './capability-runtime.js';
 import type { InputOf, OutputOf, ToolContract } from './contract.js';
 import { RegistrationError } from './errors.js';
 import { describeThrown } from './support/describe-thrown.js';
@@ -11,7 +11,7 @@ export type ContractSet = { readonly [exportName: string]: ToolContract<unknown,
  * A handler in a handler map: the typed input, and the request it came with (`tool`, `callId`,
  * `input`, and whatever else the runtime tells a handler about its call).
  */
-export type ToolHandler<C> = (input: InputOf<C>, request: ToolRequest<InputOf<C>>) => OutputOf<C> | Promise<OutputOf<C>>;
+export type ToolHandler<C> = (input: InputOf<C>, request: ToolRequest<InputOf<C>>) => Returned<OutputOf<C>>;
 
 /** What a map entry may say besides its handler; the tool's name comes from its contract. */
 export interface ToolOptions {

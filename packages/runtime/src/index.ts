@@ -2,10 +2,11 @@
  * The runtime (`@json-tool-contracts/runtime`): registers tools from
  * generated contracts and enforces them on every call. No dependencies.
  */
-export { CapabilityRuntime, type CallFailure, type CallOutcome, type CallRecord, type CallResult, type CatalogEntry, type DeferredCall, type DeferredState, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';
+export { CapabilityRuntime, type CallFailure, type CallOptions, type CallOutcome, type CallRecord, type CallResult, type CatalogEntry, type DeferredCall, type DeferredState, type Returned, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
 export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './handler-map.js';
 export { RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 export { ToolMetadata, ToolPolicy } from './policy.js';
 export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './json.js';
+export { OutputWithContent, withContent, type AudioBlock, type ContentBlock, type EmbeddedResourceBlock, type ImageBlock, type ResourceLinkBlock, type TextBlock } from './content.js';
