@@ -27,7 +27,7 @@ export type Returned<O> = O | OutputWithContent<O> | Promise<O | OutputWithConte
 /** What a host passes with a call beside its input. */
 export interface CallOptions {
   /** The host's own cancellation: aborting it cancels the call as `runtime.cancel(callId)` does. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Handed to the handler as `request.context`, untouched (the MCP request, the AI SDK's tool-call options, …). */
   readonly context?: unknown;
 }

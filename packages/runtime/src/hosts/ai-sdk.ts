@@ -1,5 +1,5 @@
-import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
-import type { CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
+import { jsonSchema, tool, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ToolContract } from '../contract.js';
 import { failureText, plainJsonOutput, shownInputSchema } from './results.js';
 import { toolNames, type NameStyle } from '../targets/tool-names.js';
@@ -41,10 +41,24 @@ function aiSdkToolOf(runtime: CapabilityRuntime, entry: CatalogEntry): Tool<unkn
   return tool<unknown, unknown>({
     description: entry.description,
     inputSchema: jsonSchema<unknown>(shownInputSchema(entry)),
-    execute: async (input: unknown) => {
-      const result = await runtime.callAsync(entry.name, input);
+    execute: async (input: unknown, options: ToolExecutionOptions) => {
+      if (typeof options === 'object' && options !== null) fromAiSdk.add(options);
+      const result = await runtime.callAsync(entry.name, input, { context: options, signal: options?.abortSignal });
       if (!result.ok) throw new ToolCallFailed(failureText(result));
       return plainJsonOutput(result.output);
     },
   });
+}
+
+/** The options objects `execute` was called with: what `aiSdkCallOptions` recognises. */
+const fromAiSdk = new WeakSet<object>();
+
+/**
+ * The AI SDK's options for a call that came through `execute` (`toolCallId`, `messages`,
+ * `abortSignal`, `experimental_context`); undefined for a call from anywhere else. The
+ * `abortSignal` already cancels the call: the handler sees it as `request.signal`.
+ */
+export function aiSdkCallOptions(request: ToolRequest<unknown>): ToolExecutionOptions | undefined {
+  const { context } = request;
+  return typeof context === 'object' && context !== null && fromAiSdk.has(context) ? (context as ToolExecutionOptions) : undefined;
 }

@@ -8,9 +8,12 @@ import { mcpToolHandlers, type McpToolHandlers, type McpToolHandlersOptions } fr
  * peer dependency: only this entry point imports it).
  */
 export function serveToolsOnMcpServerV1(server: Server, runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
-  const mcp = mcpToolHandlers(runtime, options);
+  // The server's own record of each session's logging/setLevel; private in its types, present at run time since 1.x.
+  const levels = server as unknown as { isMessageIgnored?: (level: string, sessionId?: string) => boolean };
+  const isLogIgnored = options.isLogIgnored ?? (typeof levels.isMessageIgnored === 'function' ? (level: string, sessionId?: string) => levels.isMessageIgnored!(level, sessionId) : undefined);
+  const mcp = mcpToolHandlers(runtime, isLogIgnored === undefined ? options : { ...options, isLogIgnored });
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, () => mcp.listTools());
-  server.setRequestHandler(CallToolRequestSchema, (request) => mcp.callTool(request.params));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => mcp.callTool(request.params, extra));
   return mcp;
 }

@@ -1,4 +1,5 @@
-import type { CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
+import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
+import type { ContentBlock } from '../content.js';
 import { failureText, outputText, plainJsonOutput, shownInputSchema, shownOutputSchema } from './results.js';
 
 /**
@@ -9,7 +10,7 @@ import { failureText, outputText, plainJsonOutput, shownInputSchema, shownOutput
  *
  *   const mcp = mcpToolHandlers(runtime);
  *   server.setRequestHandler(ListToolsRequestSchema, () => mcp.listTools());
- *   server.setRequestHandler(CallToolRequestSchema, (request) => mcp.callTool(request.params));
+ *   server.setRequestHandler(CallToolRequestSchema, (request, extra) => mcp.callTool(request.params, extra));
  */
 
 /** The MCP revision whose rules the results follow. */
@@ -22,6 +23,71 @@ export interface McpToolHandlersOptions {
    * `2026-07-28`: any output root has both.
    */
   readonly protocolVersion?: McpProtocolVersion;
+  /**
+   * Whether the client asked not to hear log messages of this level (`logging/setLevel`), for a
+   * server that keeps track; the SDK adapters set it. Without it every `mcpLog` message is sent.
+   */
+  readonly isLogIgnored?: (level: McpLoggingLevel, sessionId: string | undefined) => boolean;
+}
+
+export type McpLoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** The SDKs' `AuthInfo`: a validated access token. */
+export interface McpAuthInfo {
+  readonly token: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly resource?: URL;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+interface McpMessage {
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * The `tools/call` request a handler serves, the same for SDK v1 (its `extra`), SDK v2 (its
+ * `ctx`) and a server wired by hand: `request.context` of every call that came through MCP. Read
+ * it with `mcpContext(request)`; the helpers `mcpProgress`, `mcpLog`, `mcpCreateMessage` and
+ * `mcpElicit` use it.
+ */
+export class McpCallContext {
+  /** @internal */
+  constructor(
+    readonly requestId: string | number | undefined,
+    readonly sessionId: string | undefined,
+    readonly authInfo: McpAuthInfo | undefined,
+    /** The request's `_meta`, with `progressToken` when the client asked for progress. */
+    readonly meta: Readonly<Record<string, unknown>> | undefined,
+    /** The SDK's own object: v1's `RequestHandlerExtra`, v2's `ServerContext`. */
+    readonly extra: unknown,
+    private readonly notify: (notification: McpMessage) => Promise<void>,
+    private readonly request: (request: McpMessage) => Promise<unknown>,
+    private readonly log: (level: McpLoggingLevel, data: unknown, logger: string | undefined) => Promise<void>,
+  ) {}
+
+  get progressToken(): string | number | undefined {
+    const token = this.meta?.['progressToken'];
+    return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /** Sends a notification tied to this request (under Streamable HTTP, on its response stream). */
+  sendNotification(notification: McpMessage): Promise<void> {
+    return this.notify(notification);
+  }
+
+  /** Sends a request to the client tied to this request; resolves with its result as sent, unchecked. */
+  sendRequest(request: McpMessage): Promise<unknown> {
+    return this.request(request);
+  }
+
+  /** Sends `notifications/message` unless the client's logging level leaves the level out. */
+  sendLog(level: McpLoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.log(level, data, logger);
+  }
 }
 
 export interface McpTool {
@@ -31,14 +97,9 @@ export interface McpTool {
   readonly outputSchema?: Record<string, unknown>;
 }
 
-export interface McpTextContent {
-  readonly type: 'text';
-  readonly text: string;
-}
-
 export interface McpCallToolResult {
   [key: string]: unknown;
-  readonly content: McpTextContent[];
+  readonly content: ContentBlock[];
   readonly structuredContent?: Record<string, unknown>;
   readonly isError?: boolean;
 }
@@ -51,8 +112,12 @@ export interface McpCallToolParams {
 export interface McpToolHandlers {
   /** The `tools/list` result, from the runtime's catalog as it is now. */
   listTools(): { tools: McpTool[] };
-  /** The `tools/call` result; never rejects: every failure is an `isError` result with readable text. */
-  callTool(params: McpCallToolParams | undefined): Promise<McpCallToolResult>;
+  /**
+   * The `tools/call` result; never rejects: every failure is an `isError` result with readable text.
+   * `extra` is what the SDK hands the request handler (v1's `extra`, v2's `ctx`): its signal
+   * cancels the call, and the handler sees it as `mcpContext(request)`.
+   */
+  callTool(params: McpCallToolParams | undefined, extra?: unknown): Promise<McpCallToolResult>;
 }
 
 /** A tool MCP cannot carry: an MCP tool's arguments are an object, so its input schema must describe one. */
@@ -67,15 +132,17 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   listTools();
   return {
     listTools,
-    async callTool(params) {
+    async callTool(params, extra) {
       const name = params?.name;
       if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
-      const result = await runtime.callAsync(name, params?.arguments ?? {});
+      const context = mcpCallContext(extra, options.isLogIgnored);
+      const result = await runtime.callAsync(name, params?.arguments ?? {}, { context, signal: signalOf(extra) });
       if (!result.ok) return errorResult(failureText(result));
-      const text = outputText(result.output);
+      // The text copy first: a client that reads only the first block still gets the output.
+      const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
       const entry = runtime.catalog().find((e) => e.name === name);
-      if (entry === undefined || !structured(entry)) return { content: [{ type: 'text', text }] };
-      return { content: [{ type: 'text', text }], structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
+      if (entry === undefined || !structured(entry)) return { content };
+      return { content, structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
     },
   };
 }
@@ -98,7 +165,7 @@ function errorResult(text: string): McpCallToolResult {
 export interface McpServerV2 {
   registerCapabilities(capabilities: { tools: Record<string, never> }): void;
   setRequestHandler(method: 'tools/list', handler: () => { tools: McpTool[] }): void;
-  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }) => Promise<McpCallToolResult>): void;
+  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult>): void;
 }
 
 /**
@@ -109,6 +176,150 @@ export function serveToolsOnMcpServer(server: McpServerV2, runtime: CapabilityRu
   const mcp = mcpToolHandlers(runtime, options);
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', () => mcp.listTools());
-  server.setRequestHandler('tools/call', (request) => mcp.callTool(request.params));
+  server.setRequestHandler('tools/call', (request, ctx) => mcp.callTool(request.params, ctx));
   return mcp;
+}
+
+// ---- the request a handler serves
+
+/** The MCP request of a call that came through `callTool`; undefined for a call from anywhere else. */
+export function mcpContext(request: ToolRequest<unknown>): McpCallContext | undefined {
+  return request.context instanceof McpCallContext ? request.context : undefined;
+}
+
+/** A handler's call that did not come through MCP, asking for what only an MCP client can give. */
+export class McpContextError extends Error {
+  override readonly name = 'McpContextError';
+}
+
+/** SDK v1's `extra`, SDK v2's `ctx`, or anything else (no context). */
+function mcpCallContext(extra: unknown, isLogIgnored: McpToolHandlersOptions['isLogIgnored']): McpCallContext | undefined {
+  if (typeof extra !== 'object' || extra === null) return undefined;
+  const from = extra as Record<string, unknown>;
+  const sessionId = typeof from['sessionId'] === 'string' ? from['sessionId'] : undefined;
+  const logVia = (notify: (notification: McpMessage) => Promise<void>) => async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {
+    if (isLogIgnored?.(level, sessionId) === true) return;
+    await notify({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } });
+  };
+  const v2 = from['mcpReq'] as V2Request | undefined;
+  if (typeof v2 === 'object' && v2 !== null) {
+    const http = from['http'] as { authInfo?: McpAuthInfo } | undefined;
+    const notify = (notification: McpMessage) => v2.notify(notification);
+    // v2's own log knows the client's level in both eras.
+    const log = typeof v2.log === 'function' ? (level: McpLoggingLevel, data: unknown, logger: string | undefined) => v2.log!(level, data, logger) : logVia(notify);
+    return new McpCallContext(v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log);
+  }
+  const v1 = from as unknown as V1Extra;
+  if (typeof v1.sendNotification !== 'function' || typeof v1.sendRequest !== 'function') return undefined;
+  const notify = (notification: McpMessage) => v1.sendNotification(notification);
+  return new McpCallContext(v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify));
+}
+
+interface V2Request {
+  readonly id?: string | number;
+  readonly _meta?: Record<string, unknown>;
+  readonly signal?: AbortSignal;
+  notify(notification: McpMessage): Promise<void>;
+  send(request: McpMessage): Promise<unknown>;
+  log?(level: McpLoggingLevel, data: unknown, logger: string | undefined): Promise<void>;
+}
+
+interface V1Extra {
+  readonly requestId?: string | number;
+  readonly authInfo?: McpAuthInfo;
+  readonly _meta?: Record<string, unknown>;
+  readonly signal?: AbortSignal;
+  sendNotification(notification: McpMessage): Promise<void>;
+  sendRequest(request: McpMessage, resultSchema: unknown): Promise<unknown>;
+}
+
+/** SDK v1 checks a request's result with the schema it is given (zod 3's `safeParse`); the helpers check what they read themselves. */
+const anyResult = { safeParse: (data: unknown) => ({ success: true, data }) };
+
+function signalOf(extra: unknown): AbortSignal | undefined {
+  const from = extra as { signal?: unknown; mcpReq?: { signal?: unknown } };
+  const signal = from.mcpReq?.signal ?? from.signal;
+  return signal instanceof AbortSignal ? signal : undefined;
+}
+
+function requireMcp(request: ToolRequest<unknown>, what: string): McpCallContext {
+  const context = mcpContext(request);
+  if (context === undefined) throw new McpContextError(`${what} needs an MCP client, and call ${request.callId} to "${request.tool}" did not come through MCP`);
+  return context;
+}
+
+/**
+ * Reports progress on the call to the client (`notifications/progress`), if it asked for progress
+ * (sent a `progressToken`); resolves false when there is nobody to tell. `progress` should grow
+ * with each report; `total` and `message` are optional.
+ */
+export async function mcpProgress(request: ToolRequest<unknown>, progress: number, details: { readonly total?: number; readonly message?: string } = {}): Promise<boolean> {
+  const context = mcpContext(request);
+  const progressToken = context?.progressToken;
+  if (context === undefined || progressToken === undefined) return false;
+  await context.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...details } });
+  return true;
+}
+
+/**
+ * Sends a log message to the client (`notifications/message`) unless the client's logging level
+ * (`logging/setLevel`) leaves the level out; does nothing for a call that did not come through MCP.
+ */
+export async function mcpLog(request: ToolRequest<unknown>, level: McpLoggingLevel, data: unknown, logger?: string): Promise<void> {
+  await mcpContext(request)?.sendLog(level, data, logger);
+}
+
+/** `sampling/createMessage` parameters (the client's model answers). */
+export interface McpCreateMessageParams {
+  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: Readonly<Record<string, unknown>> }[];
+  readonly maxTokens: number;
+  readonly systemPrompt?: string;
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly modelPreferences?: Readonly<Record<string, unknown>>;
+  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+export interface McpCreateMessageResult {
+  readonly role: 'user' | 'assistant';
+  readonly content: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
+  readonly model: string;
+  readonly stopReason?: string;
+  readonly [key: string]: unknown;
+}
+
+/** Asks the client's model for a message (`sampling/createMessage`). Throws `McpContextError` outside MCP, and what the client answers with an error. */
+export async function mcpCreateMessage(request: ToolRequest<unknown>, params: McpCreateMessageParams): Promise<McpCreateMessageResult> {
+  const result = await requireMcp(request, 'sampling').sendRequest({ method: 'sampling/createMessage', params: { ...params } });
+  if (!isObject(result) || typeof result['model'] !== 'string' || (result['role'] !== 'user' && result['role'] !== 'assistant') || !isObject(result['content'])) {
+    throw new McpContextError(`the client answered sampling/createMessage with no message (role, content, model): ${JSON.stringify(result)}`);
+  }
+  return result as McpCreateMessageResult;
+}
+
+/** `elicitation/create` parameters in form mode: a message and a flat object schema of what to ask. */
+export interface McpElicitParams {
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  readonly mode?: 'form';
+}
+
+export interface McpElicitResult {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** Asks the user through the client (`elicitation/create`). Throws `McpContextError` outside MCP, and what the client answers with an error. */
+export async function mcpElicit(request: ToolRequest<unknown>, params: McpElicitParams): Promise<McpElicitResult> {
+  const result = await requireMcp(request, 'elicitation').sendRequest({ method: 'elicitation/create', params: { ...params } });
+  if (!isObject(result) || !['accept', 'decline', 'cancel'].includes(result['action'] as string)) {
+    throw new McpContextError(`the client answered elicitation/create with no action (accept, decline or cancel): ${JSON.stringify(result)}`);
+  }
+  return result as McpElicitResult;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

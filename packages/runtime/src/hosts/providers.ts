@@ -1,4 +1,4 @@
-import type { CallResult, CapabilityRuntime, CatalogEntry } from '../capability-runtime.js';
+import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from '../targets/projections.js';
 import { failureText, outputText, parseArguments, plainJsonOutput, shownInputSchema } from './results.js';
 import { toolNames, type NameStyle, type ToolNames } from '../targets/tool-names.js';
@@ -63,15 +63,31 @@ function objectRoot(entry: CatalogEntry, provider: string): Schema {
  * OpenAI strict (`restoresNulls`) an optional property the model left out arrives as null; the
  * contract says absent, so such nulls are removed first.
  */
-async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], names: ToolNames, hostName: unknown, rawArguments: unknown, restoresNulls = false): Promise<{ ok: boolean; text: string; output?: unknown }> {
+async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], names: ToolNames, call: ProviderToolCall, hostName: unknown, rawArguments: unknown, restoresNulls = false): Promise<{ ok: boolean; text: string; output?: unknown }> {
   const name = typeof hostName === 'string' ? names.fromHost(hostName) : undefined;
   const tool = prepared.find((t) => t.entry.name === name);
   if (tool === undefined) return { ok: false, text: `unknown_tool: no tool named ${JSON.stringify(String(hostName))}; available: ${prepared.map((t) => t.hostName).join(', ') || 'none'}` };
   const parsed = parseArguments(rawArguments);
   if (!parsed.ok) return { ok: false, text: parsed.text };
   const input = tool.strict && restoresNulls ? restoreOptionalNulls(parsed.value, shownInputSchema(tool.entry)) : parsed.value;
-  const result: CallResult = await runtime.callAsync(tool.entry.name, input);
+  const result: CallResult = await runtime.callAsync(tool.entry.name, input, { context: new ProviderCallContext(call) });
   return result.ok ? { ok: true, text: outputText(result.output), output: result.output } : { ok: false, text: failureText(result) };
+}
+
+/** The provider's own tool call a handler serves, as its adapter's `call` received it. */
+export type ProviderToolCall =
+  | { readonly provider: 'openai-chat'; readonly call: Parameters<OpenAiChatTools['call']>[0] }
+  | { readonly provider: 'openai-responses'; readonly call: Parameters<OpenAiResponsesTools['call']>[0] }
+  | { readonly provider: 'anthropic'; readonly call: Parameters<AnthropicTools['call']>[0] }
+  | { readonly provider: 'gemini'; readonly call: Parameters<GeminiTools['call']>[0] };
+
+class ProviderCallContext {
+  constructor(readonly toolCall: ProviderToolCall) {}
+}
+
+/** The provider's tool call behind a handler's call (switch on `provider`); undefined for a call from anywhere else. */
+export function providerToolCall(request: ToolRequest<unknown>): ProviderToolCall | undefined {
+  return request.context instanceof ProviderCallContext ? request.context.toolCall : undefined;
 }
 
 // ---- OpenAI
@@ -113,7 +129,7 @@ export function openAiChatTools(runtime: CapabilityRuntime, options: OpenAiTools
   return {
     tools: tools.map((tool) => ({ type: 'function', function: definition(tool) })),
     async call(toolCall) {
-      const { text } = await run(runtime, tools, names, toolCall.function.name, toolCall.function.arguments, true);
+      const { text } = await run(runtime, tools, names, { provider: 'openai-chat', call: toolCall }, toolCall.function.name, toolCall.function.arguments, true);
       return { role: 'tool', tool_call_id: toolCall.id, content: text };
     },
   };
@@ -124,7 +140,7 @@ export function openAiResponsesTools(runtime: CapabilityRuntime, options: OpenAi
   return {
     tools: tools.map((tool) => ({ type: 'function', ...definition(tool) })),
     async call(item) {
-      const { text } = await run(runtime, tools, names, item.name, item.arguments, true);
+      const { text } = await run(runtime, tools, names, { provider: 'openai-responses', call: item }, item.name, item.arguments, true);
       return { type: 'function_call_output', call_id: item.call_id, output: text };
     },
   };
@@ -150,7 +166,7 @@ export function anthropicTools(runtime: CapabilityRuntime, options: AnthropicToo
   return {
     tools: tools.map((tool) => ({ name: tool.hostName, description: tool.entry.description, input_schema: tool.schema as Schema & { type: 'object' }, ...(strict === false ? {} : { strict: tool.strict }) })),
     async call(block) {
-      const { ok, text } = await run(runtime, tools, names, block.name, block.input);
+      const { ok, text } = await run(runtime, tools, names, { provider: 'anthropic', call: block }, block.name, block.input);
       return ok ? { type: 'tool_result', tool_use_id: block.id, content: text } : { type: 'tool_result', tool_use_id: block.id, content: text, is_error: true };
     },
   };
@@ -171,7 +187,7 @@ export function geminiTools(runtime: CapabilityRuntime): GeminiTools {
   return {
     tools: [{ functionDeclarations: tools.map((tool) => ({ name: tool.hostName, description: tool.entry.description, parametersJsonSchema: tool.schema })) }],
     async call(functionCall) {
-      const result = await run(runtime, tools, names, functionCall.name, functionCall.args ?? {});
+      const result = await run(runtime, tools, names, { provider: 'gemini', call: functionCall }, functionCall.name, functionCall.args ?? {});
       const response = result.ok ? { output: plainJsonOutput(result.output) } : { error: result.text };
       const name = functionCall.name ?? '';
       return { functionResponse: functionCall.id === undefined ? { name, response } : { id: functionCall.id, name, response } };

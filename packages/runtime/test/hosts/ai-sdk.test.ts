@@ -2,8 +2,8 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
-import { aiSdkTool, toAiSdkTools } from '../../src/hosts/ai-sdk.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { aiSdkCallOptions, aiSdkTool, toAiSdkTools } from '../../src/hosts/ai-sdk.js';
+import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 
 /**
@@ -52,6 +52,24 @@ describe('AI SDK 6: tools backed by the runtime', () => {
   it('a valid call returns the output as the tool result, under the portable name', async () => {
     const { parts } = await run(runtimeWith(), 'math_add', { left: 2, right: 3 });
     expect(parts.find((p) => p.type === 'tool-result')).toMatchObject({ toolName: 'math_add', output: { total: 5 } });
+  });
+
+  it("the handler sees the SDK's call options, and its abortSignal cancels the call", async () => {
+    const records: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ onRecord: (record) => records.push(record) });
+    const abort = new AbortController();
+    const seen: unknown[] = [];
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, (_, request) => {
+      seen.push(aiSdkCallOptions(request)?.toolCallId);
+      request.signal.addEventListener('abort', () => seen.push(request.signal.reason));
+      abort.abort('user left');
+      return new Promise(() => undefined);
+    });
+    const { model } = modelCalling('math_add', { left: 1, right: 2 });
+    await expect(generateText({ model, tools: toAiSdkTools(runtime), prompt: 'go', stopWhen: stepCountIs(2), abortSignal: abort.signal })).rejects.toThrow();
+    expect(seen).toEqual(['c1', expect.objectContaining({ code: 'cancelled' })]);
+    expect(records.map((r) => r.outcome)).toEqual(['cancelled']);
+    expect(aiSdkCallOptions({ tool: 'x', callId: 'c', input: {}, signal: abort.signal, context: { toolCallId: 'forged' } })).toBeUndefined();
   });
 
   it('invalid arguments become a tool-error with our readable message', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
 import { discoverContracts } from '../../../../src/contract/discover.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls } from '../../src/targets/projections.js';
-import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, ProviderToolError } from '../../src/hosts/providers.js';
+import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, providerToolCall, ProviderToolError, type ProviderToolCall } from '../../src/hosts/providers.js';
 import { portableName, toolNames } from '../../src/targets/tool-names.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
@@ -20,6 +20,34 @@ function runtime(): CapabilityRuntime {
   rt.registerTypedJsonTool(ToolPolicy.json('notes.search'), notesSearch, ({ query }) => ({ hits: [{ id: query, score: 1 }] }));
   return rt;
 }
+
+describe("a handler sees the provider's own tool call", () => {
+  it('for each adapter, and nothing for a direct call', async () => {
+    const seen: (ProviderToolCall | undefined)[] = [];
+    const rt = new CapabilityRuntime();
+    rt.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }, request) => {
+      seen.push(providerToolCall(request));
+      return { total: left + right };
+    });
+    const args = { left: 1, right: 2 };
+    const chatCall = { id: 'c1', function: { name: 'math_add', arguments: JSON.stringify(args) } };
+    const responsesCall = { call_id: 'c2', name: 'math_add', arguments: JSON.stringify(args) };
+    const anthropicCall = { id: 'c3', name: 'math_add', input: args };
+    const geminiCall = { id: 'c4', name: 'math.add', args };
+    await openAiChatTools(rt).call(chatCall);
+    await openAiResponsesTools(rt).call(responsesCall);
+    await anthropicTools(rt).call(anthropicCall);
+    await geminiTools(rt).call(geminiCall);
+    rt.call('math.add', args, { context: { provider: 'gemini', call: geminiCall } });
+    expect(seen).toEqual([
+      { provider: 'openai-chat', call: chatCall },
+      { provider: 'openai-responses', call: responsesCall },
+      { provider: 'anthropic', call: anthropicCall },
+      { provider: 'gemini', call: geminiCall },
+      undefined,
+    ]);
+  });
+});
 
 describe("definitions fit each SDK's request types (checked by tsc) and carry the contract", () => {
   it('OpenAI Chat Completions and Responses', async () => {

@@ -1,0 +1,176 @@
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { mcpContext, mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer, type McpAuthInfo } from '../../src/hosts/mcp.js';
+import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
+import { CapabilityRuntime, ToolPolicy, withContent, type CallRecord, type ToolRequest } from '../../src/index.js';
+
+/**
+ * Handlers that use their MCP request, served by our adapter to each SDK's own client in memory:
+ * cancellation, progress, logging, sampling, elicitation, auth and content blocks.
+ */
+type AddRequest = ToolRequest<{ left: number; right: number }>;
+type Handler = (input: { left: number; right: number }, request: AddRequest) => unknown;
+
+const auth: McpAuthInfo = { token: 'secret', clientId: 'client-7', scopes: ['notes:read'] };
+
+interface Events {
+  readonly log: unknown[];
+  readonly progress: unknown[];
+}
+
+interface Connected {
+  call(args: { left: number; right: number }, options?: { signal?: AbortSignal; progress?: boolean }): Promise<Record<string, unknown>>;
+  setLevel(level: 'debug' | 'info' | 'warning' | 'error'): Promise<void>;
+  events: Events;
+}
+
+/** Both SDKs' client: answers sampling with the prompt reversed, elicitation with a name; records notifications. */
+async function connectV1(runtime: CapabilityRuntime): Promise<Connected> {
+  const [clientSide, serverSide] = MemoryV1.createLinkedPair();
+  const send = clientSide.send.bind(clientSide);
+  clientSide.send = (message, options) => send(message, { ...options, authInfo: auth as never });
+  const server = new ServerV1({ name: 'tools', version: '1.0.0' }, { capabilities: { logging: {} } });
+  serveToolsOnMcpServerV1(server, runtime);
+  await server.connect(serverSide);
+  const client = new ClientV1({ name: 'test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+  const events: Events = { log: [], progress: [] };
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void events.log.push(n.params.data));
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => ({ role: 'assistant', model: 'echo', content: { type: 'text', text: [...(request.params.messages[0]!.content as { text: string }).text].reverse().join('') } }));
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
+  await client.connect(clientSide);
+  return {
+    events,
+    call: (args, options = {}) => client.callTool({ name: 'math.add', arguments: args }, undefined, { ...(options.signal && { signal: options.signal }), ...(options.progress && { onprogress: (p) => void events.progress.push(p) }) }) as Promise<Record<string, unknown>>,
+    setLevel: async (level) => void (await client.setLoggingLevel(level)),
+  };
+}
+
+async function connectV2(runtime: CapabilityRuntime): Promise<Connected> {
+  const [clientSide, serverSide] = MemoryV2.createLinkedPair();
+  const send = clientSide.send.bind(clientSide);
+  clientSide.send = (message, options) => send(message, { ...options, authInfo: auth as never });
+  const server = new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: { logging: {} } });
+  serveToolsOnMcpServer(server, runtime);
+  await server.connect(serverSide);
+  const client = new ClientV2({ name: 'test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+  const events: Events = { log: [], progress: [] };
+  client.setNotificationHandler('notifications/message', (n) => void events.log.push(n.params.data));
+  client.setRequestHandler('sampling/createMessage', (request) => ({ role: 'assistant', model: 'echo', content: { type: 'text', text: [...(request.params.messages[0]!.content as { text: string }).text].reverse().join('') } }));
+  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
+  await client.connect(clientSide);
+  return {
+    events,
+    call: (args, options = {}) => client.callTool({ name: 'math.add', arguments: args }, { ...(options.signal && { signal: options.signal }), ...(options.progress && { onprogress: (p) => void events.progress.push(p) }) }) as Promise<Record<string, unknown>>,
+    setLevel: async (level) => void (await client.setLoggingLevel(level)),
+  };
+}
+
+function served(handler: Handler, records: CallRecord[] = []) {
+  const runtime = new CapabilityRuntime({ onRecord: (record) => records.push(record) });
+  runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(3), mathAdd, handler as never);
+  return runtime;
+}
+
+const textOf = (result: Record<string, unknown>): string => (result['content'] as { text: string }[])[0]!.text;
+
+describe.each([
+  ['SDK v1', connectV1],
+  ['SDK v2', connectV2],
+] as const)('MCP %s: a handler and its request', (_, connect) => {
+  it("sees the request: its id, the session and the caller's authInfo", async () => {
+    const seen: unknown[] = [];
+    const client = await connect(
+      served((input, request) => {
+        const context = mcpContext(request);
+        seen.push({ authInfo: context?.authInfo, hasRequestId: context?.requestId !== undefined, extra: typeof context?.extra });
+        return { total: input.left + input.right };
+      }),
+    );
+    expect(await client.call({ left: 1, right: 2 })).toMatchObject({ structuredContent: { total: 3 } });
+    expect(seen).toEqual([{ authInfo: auth, hasRequestId: true, extra: 'object' }]);
+  });
+
+  it("the client's cancellation aborts the handler's signal; the call is recorded as cancelled and keeps its reservation", async () => {
+    const records: CallRecord[] = [];
+    let aborted!: (reason: unknown) => void;
+    const abortSeen = new Promise((resolve) => (aborted = resolve));
+    const runtime = served(
+      (_, request) =>
+        new Promise(() => {
+          request.signal.addEventListener('abort', () => aborted(request.signal.reason));
+        }),
+      records,
+    );
+    const client = await connect(runtime);
+    const controller = new AbortController();
+    const call = client.call({ left: 1, right: 1 }, { signal: controller.signal });
+    for (let i = 0; i < 2000 && runtime.records().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow();
+    expect(await abortSeen).toMatchObject({ code: 'cancelled' });
+    expect(records.map((r) => [r.outcome, r.errorCode])).toEqual([['cancelled', 'cancelled']]);
+    expect(runtime.remainingCalls('math.add')).toBe(2);
+  });
+
+  it('progress and log notifications arrive in order; the log honours the level the client set', async () => {
+    const client = await connect(
+      served(async (input, request) => {
+        for (let step = 1; step <= 3; step++) {
+          await mcpLog(request, step === 2 ? 'debug' : 'info', `step ${step}`);
+          await mcpProgress(request, step, { total: 3, message: `step ${step}` });
+        }
+        return { total: input.left + input.right };
+      }),
+    );
+    await client.setLevel('info');
+    expect(await client.call({ left: 1, right: 1 }, { progress: true })).toMatchObject({ structuredContent: { total: 2 } });
+    expect(client.events.log).toEqual(['step 1', 'step 3']);
+    expect(client.events.progress).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress}` })));
+  });
+
+  it('asks the client for sampling and elicitation and uses the answers', async () => {
+    const client = await connect(
+      served(async (input, request) => {
+        const message = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text: 'abc' } }], maxTokens: 10 });
+        const answer = await mcpElicit(request, { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+        return { total: (message.content as { text: string }).text === 'cba' && answer.content?.['name'] === 'Ada' ? input.left : -1 };
+      }),
+    );
+    expect(await client.call({ left: 7, right: 0 })).toMatchObject({ structuredContent: { total: 7 } });
+  });
+
+  it('sends image and mixed content after the text copy, with structuredContent; a broken output sends none of it', async () => {
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } as const;
+    const resource = { type: 'resource', resource: { uri: 'file:///sum.txt', mimeType: 'text/plain', text: 'the sum' } } as const;
+    const link = { type: 'resource_link', uri: 'file:///sum.txt', name: 'sum.txt' } as const;
+    const client = await connect(served((input) => (input.left < 0 ? withContent({ total: 'broken' } as never, [image]) : withContent({ total: input.left + input.right }, [image, resource, link]))));
+    const result = await client.call({ left: 1, right: 2 });
+    expect(result).toMatchObject({ structuredContent: { total: 3 }, content: [{ type: 'text', text: '{"total":3}' }, image, resource, link] });
+    const broken = await client.call({ left: -1, right: 2 });
+    expect([broken['isError'], (broken['content'] as unknown[]).length]).toEqual([true, 1]);
+    expect(textOf(broken)).toMatch(/^invalid_output: output of "math.add" does not match its contract/);
+  });
+});
+
+describe('the helpers outside MCP', () => {
+  it('progress and log do nothing, sampling and elicitation say why they cannot work', async () => {
+    const runtime = served(async (input, request) => {
+      await mcpLog(request, 'info', 'nobody hears this');
+      expect(await mcpProgress(request, 1)).toBe(false);
+      await mcpCreateMessage(request, { messages: [], maxTokens: 1 });
+      return { total: input.left };
+    });
+    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'handler_failed', message: 'the handler failed: sampling needs an MCP client, and call call-1 to "math.add" did not come through MCP' } });
+  });
+
+  it('refuses content that is not content blocks as invalid_output', async () => {
+    const runtime = served((input) => withContent({ total: input.left }, [{ type: 'image', data: 'AA==' }] as never));
+    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: 'content of "math.add" is not content blocks: content block 0 (image) needs a string "mimeType"' } });
+  });
+});
