@@ -39,13 +39,7 @@ describe("a handler sees the provider's own tool call", () => {
     await anthropicTools(rt).call(anthropicCall);
     await geminiTools(rt).call(geminiCall);
     rt.call('math.add', args, { context: { provider: 'gemini', call: geminiCall } });
-    expect(seen).toEqual([
-      { provider: 'openai-chat', call: chatCall },
-      { provider: 'openai-responses', call: responsesCall },
-      { provider: 'anthropic', call: anthropicCall },
-      { provider: 'gemini', call: geminiCall },
-      undefined,
-    ]);
+    expect(seen).toEqual([{ provider: 'openai-chat', call: chatCall }, { provider: 'openai-responses', call: responsesCall }, { provider: 'anthropic', call: anthropicCall }, { provider: 'gemini', call: geminiCall }, undefined]);
   });
 });
 
