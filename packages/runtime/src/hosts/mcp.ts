@@ -162,21 +162,94 @@ function errorResult(text: string): McpCallToolResult {
 }
 
 /** What `serveToolsOnMcpServer` needs of an MCP SDK v2 low-level `Server`. */
-export interface McpServerV2 {
+export interface McpServerV2 extends SdkServer {
   registerCapabilities(capabilities: { tools: Record<string, never> }): void;
-  setRequestHandler(method: 'tools/list', handler: () => { tools: McpTool[] }): void;
+  setRequestHandler(method: 'tools/list', handler: (request: unknown, ctx: unknown) => Promise<{ tools: McpTool[] }>): void;
   setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult>): void;
+}
+
+/** What both SDKs' low-level `Server` has to tell whether a method is answered already. */
+export interface SdkServer {
+  assertCanSetRequestHandler(method: string): void;
+  removeRequestHandler(method: string): void;
+}
+
+/** An SDK's high-level `McpServer` (v1 or v2), whose own tools, prompts and resources ours are served beside. */
+export interface SdkMcpServer<S extends SdkServer = SdkServer> {
+  readonly server: S;
+  registerTool(...args: never[]): unknown;
+}
+
+type RawHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/** @internal The tools/list and tools/call handlers for an SDK entry point to set, and the low-level server to set them on. */
+export interface ToolRequestHandlers<S extends SdkServer> {
+  readonly server: S;
+  list(request: unknown, extra: unknown): Promise<{ tools: McpTool[] }>;
+  call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult>;
+}
+
+function isSdkMcpServer<S extends SdkServer>(target: S | SdkMcpServer<S>): target is SdkMcpServer<S> {
+  return typeof (target as SdkMcpServer).registerTool === 'function' && typeof (target as SdkMcpServer).server === 'object';
+}
+
+/**
+ * On a low-level `Server`: our handlers, or an `McpToolError` when the server already answers
+ * tools/list or tools/call (an `McpServer` with `registerTool` tools does), since setting ours
+ * would silently replace them. On an `McpServer`: handlers that list its tools after ours and
+ * send each call to whichever side has the tool; a name on both sides is an `McpToolError`.
+ * The `McpServer`'s own handlers are read from the SDK's request-handler map (`_requestHandlers`,
+ * the same in v1 and v2), its tools from `_registeredTools`.
+ */
+export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>, runtime: CapabilityRuntime, mcp: McpToolHandlers): ToolRequestHandlers<S> {
+  if (!isSdkMcpServer(target)) {
+    for (const method of ['tools/list', 'tools/call']) {
+      try {
+        target.assertCanSetRequestHandler(method);
+      } catch {
+        throw new McpToolError(`this server already answers ${method} (an McpServer's registerTool tools do that), and serving the runtime's tools would replace them: pass the McpServer itself to serve both side by side`);
+      }
+    }
+    return { server: target, list: async () => mcp.listTools(), call: (request, extra) => mcp.callTool(request.params, extra) };
+  }
+  const internals = target as unknown as { setToolRequestHandlers?: () => void; _registeredTools?: Record<string, unknown>; server: { _requestHandlers?: Map<string, RawHandler> } };
+  internals.setToolRequestHandlers?.();
+  const theirList = internals.server._requestHandlers?.get('tools/list');
+  const theirCall = internals.server._requestHandlers?.get('tools/call');
+  const registered = internals._registeredTools;
+  if (typeof theirList !== 'function' || typeof theirCall !== 'function' || typeof registered !== 'object') {
+    throw new McpToolError("this McpServer keeps its tools where this version of the runtime does not look (an SDK version it was not tested with): serve the runtime's tools on a low-level Server of their own");
+  }
+  const ours = (): Set<string> => new Set(runtime.catalog().map((entry) => entry.name));
+  const clash = (): string[] => [...ours()].filter((name) => Object.hasOwn(registered, name));
+  const refuseClash = (): void => {
+    const names = clash();
+    if (names.length > 0) throw new McpToolError(`the runtime and the McpServer both have a tool named ${names.map((name) => JSON.stringify(name)).join(', ')}: only one of them can answer; rename or remove one`);
+  };
+  refuseClash();
+  target.server.removeRequestHandler('tools/list');
+  target.server.removeRequestHandler('tools/call');
+  return {
+    server: target.server,
+    async list(request, extra) {
+      refuseClash();
+      const theirs = (await theirList(request, extra)) as { tools: McpTool[] };
+      return { ...theirs, tools: [...mcp.listTools().tools, ...theirs.tools] };
+    },
+    call: (request, extra) => (ours().has(request.params?.name as string) ? mcp.callTool(request.params, extra) : (theirCall(request, extra) as Promise<McpCallToolResult>)),
+  };
 }
 
 /**
  * The one call for the MCP SDK v2 low-level `Server` (`@modelcontextprotocol/server`), which
  * names methods by string. For SDK v1 use `json-tool-contracts/mcp/sdk-v1`.
  */
-export function serveToolsOnMcpServer(server: McpServerV2, runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
+export function serveToolsOnMcpServer(target: McpServerV2 | SdkMcpServer<McpServerV2>, runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
   const mcp = mcpToolHandlers(runtime, options);
+  const { server, list, call } = toolRequestHandlers(target, runtime, mcp);
   server.registerCapabilities({ tools: {} });
-  server.setRequestHandler('tools/list', () => mcp.listTools());
-  server.setRequestHandler('tools/call', (request, ctx) => mcp.callTool(request.params, ctx));
+  server.setRequestHandler('tools/list', list);
+  server.setRequestHandler('tools/call', call);
   return mcp;
 }
 
@@ -237,6 +310,7 @@ interface V1Extra {
 const anyResult = { safeParse: (data: unknown) => ({ success: true, data }) };
 
 function signalOf(extra: unknown): AbortSignal | undefined {
+  if (typeof extra !== 'object' || extra === null) return undefined;
   const from = extra as { signal?: unknown; mcpReq?: { signal?: unknown } };
   const signal = from.mcpReq?.signal ?? from.signal;
   return signal instanceof AbortSignal ? signal : undefined;

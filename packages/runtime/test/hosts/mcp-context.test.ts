@@ -2,11 +2,13 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { InMemoryTransport as MemoryV2, McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { mathAdd } from '../../../../examples/generated/index.js';
-import { mcpContext, mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer, type McpAuthInfo } from '../../src/hosts/mcp.js';
+import { mcpContext, mcpCreateMessage, mcpToolHandlers, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer, type McpAuthInfo } from '../../src/hosts/mcp.js';
 import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { CapabilityRuntime, ToolPolicy, withContent, type CallRecord, type ToolRequest } from '../../src/index.js';
 
@@ -159,6 +161,11 @@ describe.each([
 });
 
 describe('the helpers outside MCP', () => {
+  it('mcpToolHandlers by hand without the SDK argument: the call runs with no MCP context', async () => {
+    const runtime = served((input, request) => ({ total: mcpContext(request) === undefined ? input.left : -1 }));
+    expect(await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 4, right: 0 } })).toMatchObject({ structuredContent: { total: 4 } });
+  });
+
   it('progress and log do nothing, sampling and elicitation say why they cannot work', async () => {
     const runtime = served(async (input, request) => {
       await mcpLog(request, 'info', 'nobody hears this');
@@ -172,5 +179,61 @@ describe('the helpers outside MCP', () => {
   it('refuses content that is not content blocks as invalid_output', async () => {
     const runtime = served((input) => withContent({ total: input.left }, [{ type: 'image', data: 'AA==' }] as never));
     expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: 'content of "math.add" is not content blocks: content block 0 (image) needs a string "mimeType"' } });
+  });
+});
+
+/** Both SDKs' McpServer and client, as far as these tests use them (their overloads do not unite). */
+interface LooseMcpServer {
+  readonly server: unknown;
+  registerTool(name: string, config: Record<string, unknown>, handler: (args: { folder: string }) => unknown): void;
+  registerPrompt(name: string, config: Record<string, unknown>, handler: () => unknown): void;
+  connect(transport: unknown): Promise<void>;
+}
+interface LooseClient {
+  connect(transport: unknown): Promise<void>;
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  listPrompts(): Promise<{ prompts: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+const sdks = {
+  'SDK v1': { McpServer: McpServerV1, Client: ClientV1, pair: () => MemoryV1.createLinkedPair(), serve: serveToolsOnMcpServerV1 },
+  'SDK v2': { McpServer: McpServerV2, Client: ClientV2, pair: () => MemoryV2.createLinkedPair(), serve: serveToolsOnMcpServer },
+} as const;
+
+describe.each(['SDK v1', 'SDK v2'] as const)('MCP %s: beside an McpServer', (sdk) => {
+  const { pair } = sdks[sdk];
+  const serve = sdks[sdk].serve as (target: unknown, runtime: CapabilityRuntime) => unknown;
+  function mcpServer(): LooseMcpServer {
+    const server = new sdks[sdk].McpServer({ name: 'both', version: '1.0.0' }) as unknown as LooseMcpServer;
+    server.registerTool('notes.count', { description: 'Counts notes.', inputSchema: { folder: z.string() } }, ({ folder }) => ({ content: [{ type: 'text', text: `3 notes in ${folder}` }] }));
+    server.registerPrompt('greet', { description: 'Greets.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
+    return server;
+  }
+
+  it("serves our tools and the McpServer's tools and prompts side by side", async () => {
+    const server = mcpServer();
+    serve(
+      server,
+      served((input) => ({ total: input.left + input.right })),
+    );
+    server.registerTool('notes.later', { description: 'Registered after ours.' }, () => ({ content: [{ type: 'text', text: 'later' }] }));
+    const [clientSide, serverSide] = pair();
+    await server.connect(serverSide);
+    const client = new sdks[sdk].Client({ name: 'test', version: '1.0.0' }) as unknown as LooseClient;
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['math.add', 'notes.count', 'notes.later']);
+    expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 2 } })).toMatchObject({ structuredContent: { total: 4 } });
+    expect(await client.callTool({ name: 'notes.count', arguments: { folder: 'inbox' } })).toMatchObject({ content: [{ text: '3 notes in inbox' }] });
+    expect(await client.callTool({ name: 'notes.later', arguments: {} })).toMatchObject({ content: [{ text: 'later' }] });
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
+  });
+
+  it("refuses the McpServer's low-level server, whose tools would vanish, and a name both sides have", () => {
+    const runtime = served(() => ({ total: 0 }));
+    expect(() => serve(mcpServer().server, runtime)).toThrow(/already answers tools\/list .* pass the McpServer itself/);
+    const clashing = mcpServer();
+    clashing.registerTool('math.add', { description: 'Theirs.' }, () => ({ content: [] }));
+    expect(() => serve(clashing, runtime)).toThrow('the runtime and the McpServer both have a tool named "math.add": only one of them can answer; rename or remove one');
   });
 });
