@@ -21,8 +21,12 @@ export interface ToolRequest<I> {
   readonly context: unknown;
 }
 
-/** What a handler gives back: its output, or its output with content blocks (`withContent`), now or as a promise. */
-export type Returned<O> = O | OutputWithContent<O> | Promise<O | OutputWithContent<O>>;
+/**
+ * What a handler gives back: its output, or its output with content blocks (`withContent`), now or
+ * as a promise. The promise forms are listed apart as well, so that tsc names the contract's
+ * output type when a handler's async output does not fit it.
+ */
+export type Returned<O> = O | OutputWithContent<O> | Promise<O> | Promise<OutputWithContent<O>> | Promise<O | OutputWithContent<O>>;
 
 /** What a host passes with a call beside its input. */
 export interface CallOptions {

@@ -22,7 +22,7 @@ describe('registerAll', () => {
       notesSearch: { handler: () => hits, budget: 1, metadata: ToolMetadata.of('Finds notes.') },
     });
     expect(runtime.call('math.add', { left: 2, right: 3 })).toEqual({ ok: true, callId: 'call-1', output: { total: 5 } });
-    expect(requests).toEqual([{ tool: 'math.add', callId: 'call-1', input: { left: 2, right: 3 } }]);
+    expect(requests).toMatchObject([{ tool: 'math.add', callId: 'call-1', input: { left: 2, right: 3 }, context: undefined }]);
     expect(runtime.call('notes.search', { query: 'milk' })).toMatchObject({ ok: true, output: hits });
     expect(runtime.call('notes.search', { query: 'milk' })).toMatchObject({ ok: false, error: { code: 'budget_exhausted' } });
     expect(runtime.catalog().map(({ name, description }) => ({ name, description }))).toEqual([
