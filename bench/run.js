@@ -10,12 +10,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import schemasafe from '@exodus/schemasafe';
 import { Compile } from 'typebox/compile';
-import { fromJSONSchema } from 'zod';
+import { compile as zodCompile, fromJSONSchema } from 'zod';
 import ts from 'typescript';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
+import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '@json-tool-contracts/runtime';
 import { describeLanguageServer, measureLanguageServer } from './lsp.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../dist/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'bench', 'results');
@@ -130,6 +130,13 @@ for (const file of files) {
     } catch {
       zod = undefined;
     }
+    // zod's ahead-of-time path (4.5 and later): flat code made with new Function at start-up.
+    let zodCompiled;
+    try {
+      zodCompiled = zod === undefined ? undefined : zodCompile(zod);
+    } catch {
+      zodCompiled = undefined;
+    }
     const safe = schemasafe.validator(schema, { includeErrors: false, mode: 'default' });
     const typebox = Compile(schema);
     sides[side] = {
@@ -147,6 +154,7 @@ for (const file of files) {
           return ok;
         },
         'zod 4': zod === undefined ? () => 'zod could not convert the schema' : (v) => zod.safeParse(v).success,
+        'zod 4 compile': zodCompiled === undefined ? () => 'zod could not compile the schema' : (v) => zodCompiled.safeParse(v).success,
         schemasafe: safe,
         'typebox Compile': typebox.Check.bind(typebox),
       },
@@ -263,7 +271,14 @@ for (const contract of small) {
   ].map(([run, values]) => ({ run, values, iterations: measure(run, values).iterations, times: [] }));
   for (let round = 0; round <= rounds; round++) for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, plan.values, plan.iterations));
   const [runtimeNs, bareNs, callJsonNs, bareJsonNs] = plansHere.map((plan) => Math.min(...plan.times));
-  callPath.push({ contract: contract.name, runtimeNs, bareNs, callJsonNs, bareJsonNs });
+  // callAsync, the call every host adapter makes: the same path, awaited.
+  const asyncTimes = [];
+  for (let round = 0; round <= rounds; round++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < plansHere[0].iterations; i++) for (const input of inputs) await runtime.callAsync(contract.name, input);
+    if (round > 0) asyncTimes.push(Number(process.hrtime.bigint() - start) / (plansHere[0].iterations * inputs.length));
+  }
+  callPath.push({ contract: contract.name, runtimeNs, bareNs, callJsonNs, bareJsonNs, callAsyncNs: Math.min(...asyncTimes) });
 }
 
 // ---- cold jtc build of 1,000 contracts, as a whole process
@@ -374,7 +389,7 @@ const summary = {
   warmBuild1000: { noChangeMs, oneChangeMs, watchOneChangeMs: watchMs, noChangeRatio: noChangeMs / coldBuildMs, oneChangeRatio: oneChangeMs / coldBuildMs, watchRatio: watchMs / coldBuildMs },
   emit24: { tsMs: emitTsMs, jsMs: emitJsMs, ratio: emitJsMs / emitTsMs },
   validateAgainstAllErrors: { invalid: ratio('ours validate', 'invalid', 'ajv allErrors') },
-  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs })),
+  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs, asyncRatio: c.callAsyncNs / c.bareNs })),
   languageServer,
   mislabels,
 };
@@ -400,6 +415,7 @@ console.log(describeLanguageServer(languageServer));
 for (const c of summary.callPath) {
   console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
   console.log(`runtime.callJson vs JSON.parse + is + handler + JSON.stringify, ${c.contract}: ${c.jsonRatio.toFixed(2)}× (${c.callJsonNs.toFixed(0)} vs ${c.bareJsonNs.toFixed(0)} ns)`);
+  console.log(`runtime.callAsync (awaited) vs bare is + handler, ${c.contract}: ${c.asyncRatio.toFixed(2)}× (${c.callAsyncNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
 }
 if (mislabels.length > 0) console.log(`\nmislabelled samples (those engines' figures are marked invalid):\n  ${mislabels.join('\n  ')}`);
 console.log(`\nmachine: ${summary.machine.cpus} × ${summary.machine.model}, ${summary.machine.memoryGiB} GiB, Node ${summary.machine.node}`);
