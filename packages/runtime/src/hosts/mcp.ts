@@ -24,6 +24,12 @@ export interface McpToolHandlersOptions {
    */
   readonly protocolVersion?: McpProtocolVersion;
   /**
+   * Under 2026-07-28 every `tools/list` result says how long a client may cache it: `ttlMs` (a
+   * whole number of milliseconds, default 0) and `cacheScope` (`private`, the default, or
+   * `public`), the SDK v2's own defaults. Invalid values throw a RangeError at once.
+   */
+  readonly toolsListCache?: { readonly ttlMs?: number; readonly cacheScope?: 'public' | 'private' };
+  /**
    * Whether the client asked not to hear log messages of this level (`logging/setLevel`), for a
    * server that keeps track; the SDK adapters set it. Without it every `mcpLog` message is sent.
    */
@@ -128,23 +134,35 @@ export class McpToolError extends Error {
 export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
   const protocol = options.protocolVersion ?? '2025-11-25';
   const structured = (entry: CatalogEntry): boolean => protocol !== '2025-11-25' || shownOutputSchema(entry)['type'] === 'object';
-  const listTools = (): { tools: McpTool[] } => ({ tools: runtime.catalog().map((entry) => mcpTool(entry, structured(entry))) });
+  // 2026-07-28 results say they are complete (not input_required), and cacheable ones how long they keep.
+  const wire = protocol === '2026-07-28' ? { resultType: 'complete' } : {};
+  const listWire = protocol === '2026-07-28' ? { ...wire, ...cacheHint(options.toolsListCache) } : {};
+  const listTools = (): { tools: McpTool[] } => ({ ...listWire, tools: runtime.catalog().map((entry) => mcpTool(entry, structured(entry))) });
   listTools();
   return {
     listTools,
-    async callTool(params, extra) {
-      const name = params?.name;
-      if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
-      const context = mcpCallContext(extra, options.isLogIgnored);
-      const result = await runtime.callAsync(name, params?.arguments ?? {}, { context, signal: signalOf(extra) });
-      if (!result.ok) return errorResult(failureText(result));
-      // The text copy first: a client that reads only the first block still gets the output.
-      const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
-      const entry = runtime.catalog().find((e) => e.name === name);
-      if (entry === undefined || !structured(entry)) return { content };
-      return { content, structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
-    },
+    callTool: async (params, extra) => ({ ...wire, ...(await callTool(params, extra)) }),
   };
+
+  async function callTool(params: McpCallToolParams | undefined, extra: unknown): Promise<McpCallToolResult> {
+    const name = params?.name;
+    if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
+    const context = mcpCallContext(extra, options.isLogIgnored);
+    const result = await runtime.callAsync(name, params?.arguments ?? {}, { context, signal: signalOf(extra) });
+    if (!result.ok) return errorResult(failureText(result));
+    // The text copy first: a client that reads only the first block still gets the output.
+    const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
+    const entry = runtime.catalog().find((e) => e.name === name);
+    if (entry === undefined || !structured(entry)) return { content };
+    return { content, structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
+  }
+}
+
+function cacheHint(hint: McpToolHandlersOptions['toolsListCache'] = {}): { ttlMs: number; cacheScope: 'public' | 'private' } {
+  const { ttlMs = 0, cacheScope = 'private' } = hint;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new RangeError(`toolsListCache.ttlMs must be a whole number of milliseconds of at least 0, got ${String(ttlMs)}`);
+  if (cacheScope !== 'public' && cacheScope !== 'private') throw new RangeError(`toolsListCache.cacheScope must be "public" or "private", got ${String(cacheScope)}`);
+  return { ttlMs, cacheScope };
 }
 
 function mcpTool(entry: CatalogEntry, withOutputSchema: boolean): McpTool {

@@ -160,6 +160,26 @@ describe.each([
   });
 });
 
+describe('MCP 2026-07-28 wire fields, by hand', () => {
+  it('every result says resultType complete; tools/list says how long it may be cached', async () => {
+    const runtime = served((input) => ({ total: input.left + input.right }));
+    const mcp = mcpToolHandlers(runtime, { protocolVersion: '2026-07-28', toolsListCache: { ttlMs: 60_000, cacheScope: 'public' } });
+    expect(mcp.listTools()).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', tools: [{ name: 'math.add' }] });
+    expect(mcpToolHandlers(runtime, { protocolVersion: '2026-07-28' }).listTools()).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(await mcp.callTool({ name: 'math.add', arguments: { left: 1, right: 1 } })).toMatchObject({ resultType: 'complete', structuredContent: { total: 2 } });
+    expect(await mcp.callTool({ name: 'math.sub' })).toMatchObject({ resultType: 'complete', isError: true });
+    const older = mcpToolHandlers(runtime);
+    expect(Object.keys(older.listTools())).toEqual(['tools']);
+    expect(await older.callTool({ name: 'math.add', arguments: { left: 1, right: 1 } })).not.toHaveProperty('resultType');
+  });
+
+  it('refuses a cache hint no client could read', () => {
+    const runtime = served(() => ({ total: 0 }));
+    expect(() => mcpToolHandlers(runtime, { protocolVersion: '2026-07-28', toolsListCache: { ttlMs: -1 } })).toThrow('toolsListCache.ttlMs must be a whole number of milliseconds of at least 0, got -1');
+    expect(() => mcpToolHandlers(runtime, { protocolVersion: '2026-07-28', toolsListCache: { cacheScope: 'shared' as never } })).toThrow(RangeError);
+  });
+});
+
 describe('the helpers outside MCP', () => {
   it('mcpToolHandlers by hand without the SDK argument: the call runs with no MCP context', async () => {
     const runtime = served((input, request) => ({ total: mcpContext(request) === undefined ? input.left : -1 }));
