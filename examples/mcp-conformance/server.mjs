@@ -1,0 +1,185 @@
+// A Streamable HTTP MCP server built as docs/mcp-servers.md tells users to: the tools come from
+// contracts (contracts/*.contract.json, compiled by `jtc build --emit js` into generated/) and run
+// on the runtime; prompts, resources and completion are the SDK's McpServer's own, served beside
+// them. The official conformance suite runs against it (test/examples/mcp-conformance.test.ts).
+//   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
+import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress } from '@json-tool-contracts/runtime/mcp';
+import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import * as contracts from './generated/index.mjs';
+
+/** A 1x1 red PNG and a 1-sample WAV, base64. */
+const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const wav = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==';
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const elicited = (answer) => ({ action: answer.action, ...(answer.content === undefined ? {} : { content: answer.content }) });
+
+function toolRuntime() {
+  const runtime = new CapabilityRuntime();
+  const register = (contract, handler) => runtime.registerTypedJsonTool(ToolPolicy.json(contract.name), contract, handler);
+  register(contracts.testSimpleText, () => ({ message: 'This is a simple text response for testing.' }));
+  register(contracts.testImageContent, () => withContent({ width: 1, height: 1 }, [{ type: 'image', data: png, mimeType: 'image/png' }]));
+  register(contracts.testAudioContent, () => withContent({ durationMs: 0 }, [{ type: 'audio', data: wav, mimeType: 'audio/wav' }]));
+  register(contracts.testEmbeddedResource, () =>
+    withContent({ uri: 'test://embedded-resource' }, [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }]),
+  );
+  register(contracts.testMultipleContentTypes, () =>
+    withContent({ parts: 3 }, [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: png, mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+    ]),
+  );
+  register(contracts.testToolWithLogging, async (_, request) => {
+    await mcpLog(request, 'info', 'Tool execution started');
+    await pause(50);
+    await mcpLog(request, 'info', 'Tool processing data');
+    await pause(50);
+    await mcpLog(request, 'info', 'Tool execution completed');
+    return { logged: 3 };
+  });
+  register(contracts.testErrorHandling, () => {
+    throw ToolError.denied('This tool intentionally returns an error for testing');
+  });
+  register(contracts.testToolWithProgress, async (_, request) => {
+    for (const progress of [0, 50, 100]) {
+      if (progress > 0) await pause(50);
+      await mcpProgress(request, progress, { total: 100 });
+    }
+    return { steps: 3 };
+  });
+  register(contracts.testSampling, async ({ prompt }, request) => {
+    const answer = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+    return { response: `LLM response: ${answer.content.text ?? JSON.stringify(answer.content)}` };
+  });
+  register(contracts.testElicitation, async ({ message }, request) =>
+    elicited(
+      await mcpElicit(request, {
+        message,
+        requestedSchema: { type: 'object', properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } }, required: ['username', 'email'] },
+      }),
+    ),
+  );
+  register(contracts.testElicitationSep1034Defaults, async (_, request) =>
+    elicited(
+      await mcpElicit(request, {
+        message: 'Please review the defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', default: 'John Doe' },
+            age: { type: 'integer', default: 30 },
+            score: { type: 'number', default: 95.5 },
+            status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', default: true },
+          },
+        },
+      }),
+    ),
+  );
+  register(contracts.testElicitationSep1330Enums, async (_, request) =>
+    elicited(
+      await mcpElicit(request, {
+        message: 'Please choose',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+            legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+          },
+        },
+      }),
+    ),
+  );
+  // The listing shows the 2020-12 schema the suite asks for ($schema, $defs, $ref); the contract, which validates, says the same without a reference.
+  const shown = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    additionalProperties: false,
+  };
+  runtime.registerTypedJsonToolWithMetadata(ToolPolicy.json('json_schema_2020_12_tool'), ToolMetadata.of('Tool with JSON Schema 2020-12 features').withInputSchema(shown), contracts.jsonSchema202012Tool, (input) => ({ received: input }));
+  return runtime;
+}
+
+/** One McpServer per session: its prompts, resources and completion, and the runtime's tools beside them. */
+function sessionServer(runtime) {
+  const server = new McpServer({ name: 'jtc-conformance', version: '1.0.0' }, { capabilities: { logging: {}, completions: {} } });
+  server.registerResource('static-text', 'test://static-text', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] }));
+  server.registerResource('static-binary', 'test://static-binary', { mimeType: 'image/png' }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: png }] }));
+  server.registerResource('template', new ResourceTemplate('test://template/{id}/data', { list: undefined }), { mimeType: 'application/json' }, (uri, { id }) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+  }));
+  server.registerPrompt('test_simple_prompt', { description: 'A simple prompt.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }));
+  server.registerPrompt(
+    'test_prompt_with_arguments',
+    { description: 'A prompt with arguments.', argsSchema: { arg1: completable(z.string(), (value) => ['test1', 'test2', 'test3'].filter((option) => option.startsWith(value))), arg2: z.string() } },
+    ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+  );
+  server.registerPrompt('test_prompt_with_embedded_resource', { description: 'A prompt with an embedded resource.', argsSchema: { resourceUri: z.string() } }, ({ resourceUri }) => ({
+    messages: [
+      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+    ],
+  }));
+  server.registerPrompt('test_prompt_with_image', { description: 'A prompt with an image.' }, () => ({
+    messages: [
+      { role: 'user', content: { type: 'image', data: png, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+  }));
+  // McpServer has no subscriptions of its own: the low-level server takes them (nothing here changes, so nothing is sent).
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, () => ({}));
+  server.server.setRequestHandler(UnsubscribeRequestSchema, () => ({}));
+  serveToolsOnMcpServerV1(server, runtime);
+  return server;
+}
+
+const runtime = toolRuntime();
+const sessions = new Map();
+
+async function handle(request, response) {
+  if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
+    response.writeHead(404).end();
+    return;
+  }
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const sessionId = request.headers['mcp-session-id'];
+  let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+  if (transport === undefined) {
+    if (request.method !== 'POST' || body?.method !== 'initialize') {
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no session: initialize first' }, id: null }));
+      return;
+    }
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableDnsRebindingProtection: true,
+      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
+      onsessioninitialized: (id) => sessions.set(id, transport),
+    });
+    transport.onclose = () => sessions.delete(transport.sessionId);
+    await sessionServer(runtime).connect(transport);
+  }
+  await transport.handleRequest(request, response, body);
+}
+
+const port = Number(process.env.PORT ?? 3000);
+createServer((request, response) => {
+  handle(request, response).catch((error) => {
+    if (!response.headersSent) response.writeHead(500).end(String(error));
+  });
+}).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));
