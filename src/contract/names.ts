@@ -33,6 +33,9 @@ const reservedWords: ReadonlySet<string> = new Set(
   ),
 );
 
+/** What the index exports the set of every contract as; no contract may take the name. */
+export const indexRecordName = 'contracts';
+
 /** Device names Windows reserves whatever the extension: `con.get.ts` cannot be created there. */
 const windowsDeviceNames = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
@@ -46,6 +49,7 @@ export function generatedNameProblem(name: string): string | undefined {
   if (/^[0-9]/.test(stem)) return `would give type names that start with a digit (${stem}Input)`;
   if (name.toLowerCase() === 'index') return 'would be written to the index file itself (index.ts)';
   if (windowsDeviceNames.test(name.split('.')[0]!)) return `would give the file ${name}.ts, which Windows reserves as a device name`;
+  if (exportName(name) === indexRecordName) return `would be exported from the index as "${indexRecordName}", the name of the index's record of every contract`;
   if (reservedWords.has(exportName(name))) return `would be exported from the index as "${exportName(name)}", a reserved word that cannot be imported`;
   return undefined;
 }

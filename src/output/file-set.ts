@@ -55,7 +55,7 @@ export function fileSet(modules: readonly GeneratedFile[], toolNames: readonly s
       ? [{ path: 'index.ts', text: index.ts }]
       : [
           { path: 'index.mjs', text: index.js },
-          { path: 'index.d.mts', text: index.ts },
+          { path: 'index.d.mts', text: index.declarations },
         ];
   return [...modules, ...indexFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

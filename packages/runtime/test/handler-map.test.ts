@@ -108,8 +108,8 @@ describe('registerAll', () => {
 describe('registerAll under tsc', () => {
   const index = resolve('examples/generated/index.js');
   const runtimeSource = resolve('packages/runtime/src/index.js');
-  const header = `import { CapabilityRuntime, ToolMetadata } from ${JSON.stringify(runtimeSource)};\nimport { mathAdd, notesSearch } from ${JSON.stringify(index)};\nconst runtime = new CapabilityRuntime();\nconst contracts = { mathAdd, notesSearch };\nvoid ToolMetadata;\n`;
-  const maps: Record<string, { readonly map: string; readonly names?: readonly string[] }> = {
+  const header = `import { CapabilityRuntime, ToolMetadata } from ${JSON.stringify(runtimeSource)};\nimport { contracts as all, mathAdd, notesSearch } from ${JSON.stringify(index)};\nvoid all;\nconst runtime = new CapabilityRuntime();\nconst contracts = { mathAdd, notesSearch };\nvoid ToolMetadata;\nvoid contracts;\n`;
+  const maps: Record<string, { readonly map: string; readonly set?: string; readonly names?: readonly string[] }> = {
     good: { map: `{ mathAdd: ({ left, right }, request) => ({ total: left + right + request.callId.length }), notesSearch: { handler: async (input) => ({ hits: [{ id: input.query, score: 1 }] }), budget: 3, metadata: ToolMetadata.of('Finds.') } }` },
     goodProtocol: { map: `{ mathAdd: { handler: ({ left }) => ({ total: left }) }, notesSearch: { protocol: true } }` },
     missing: { map: `{ mathAdd: ({ left, right }) => ({ total: left + right }) }`, names: ['notesSearch'] },
@@ -120,14 +120,16 @@ describe('registerAll under tsc', () => {
     otherToolsInput: { map: `{ mathAdd: (input: Parameters<typeof notesSearch.input.is>[0] & { query: string }) => ({ total: input.query.length }), notesSearch: { protocol: true } }`, names: ['math.add'] },
     unknownInputProperty: { map: `{ mathAdd: (input) => ({ total: input.middle }), notesSearch: { protocol: true } }`, names: ['MathAddInput'] },
     protocolWithHandler: { map: `{ mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true, handler: () => ({ hits: [] }) } }`, names: ['notesSearch', 'notes.search'] },
+    wholeIndex: { map: `{ adversarialNames: { protocol: true }, limitsAtLimit: { protocol: true }, mathAdd: ({ left, right }) => ({ total: left + right }), notesSearch: { protocol: true } }`, set: 'all' },
+    wholeIndexMissing: { map: `{ adversarialNames: { protocol: true }, mathAdd: ({ left, right }) => ({ total: left + right }), notesSearch: { protocol: true } }`, set: 'all', names: ['limitsAtLimit'] },
     budgetAsText: { map: `{ mathAdd: { handler: () => ({ total: 1 }), budget: '3' }, notesSearch: { protocol: true } }`, names: ['math.add'] },
   };
 
   it('compiles the good maps and fails each bad one with an error that names its tool', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jtc-handler-map-'));
-    const files = Object.entries(maps).map(([name, { map }]) => {
+    const files = Object.entries(maps).map(([name, { map, set = 'contracts' }]) => {
       const file = join(dir, `${name}.ts`);
-      writeFileSync(file, `${header}runtime.registerAll(contracts, ${map});\n`);
+      writeFileSync(file, `${header}runtime.registerAll(${set}, ${map});\n`);
       return file;
     });
     const program = ts.createProgram(files, strictOptions);
