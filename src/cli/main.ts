@@ -7,6 +7,7 @@ import { version } from '../version.js';
 import { runBuild, watchBuild } from './build.js';
 import { runCheck } from './check.js';
 import { runDiff } from './diff.js';
+import { initTemplates, runInit } from './init.js';
 import type { OutputFormat } from './report.js';
 
 /** What `check` and `build` share: the flags that decide what a build generates, and how it reports. */
@@ -32,6 +33,9 @@ Commands:
            writes nothing if any contract has an error.
   diff     Compare two versions of a set of contracts (jtc diff <old> <new>, or jtc diff --base <git rev> <inputs…>)
            and classify every change for callers and for consumers of the output; exit 1 when one breaks.
+  init     Start a project in a folder (default: the current one): a contract, its module, a typed handler map,
+           an MCP server (--template mcp, the default) or an AI SDK loop (--template ai-sdk) and a test;
+           refuses, writing nothing, if any of its files exists.
 
 Options:
   -o, --out <dir>     output folder (required by build; for check, the folder to compare against)
@@ -45,6 +49,7 @@ Options:
   -w, --watch         build only: rebuild on every change until interrupted
   --no-cache          build only: compile every contract, and keep no cache in <dir>/.jtc-cache
   --base <rev>        diff only: the git revision holding the old version of the inputs
+  --template <name>   init only: mcp or ai-sdk (default: mcp)
   -h, --help          show this help
   -v, --version       show the version
 
@@ -68,7 +73,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (command === 'diff') return diffCommand(rest, write);
-    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build and diff (jtc --help)`);
+    if (command === 'init') return initCommand(rest, write);
+    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build, diff and init (jtc --help)`);
     const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const, 'no-cache': { type: 'boolean', default: false } as const } : sharedOptions;
     const parsed = parseOptions(rest, options);
     const values = parsed.values as unknown as Record<string, string | boolean | undefined>;
@@ -115,6 +121,16 @@ function diffCommand(args: readonly string[], write: (text: string) => void): nu
   const base = values.base;
   const options = { format: oneOf<OutputFormat>('--format', values.format, ['text', 'json']), exactNumbers: values['exact-numbers'] };
   return runDiff(parsed.positionals, base === undefined ? options : { ...options, base }, write);
+}
+
+function initCommand(args: readonly string[], write: (text: string) => void): number {
+  const parsed = parseOptions(args, { template: { type: 'string', default: 'mcp' }, help: { type: 'boolean', short: 'h', default: false } });
+  if (parsed.values.help) {
+    write(usage());
+    return 0;
+  }
+  if (parsed.positionals.length > 1) throw new UsageError(`init: one folder at most, got ${parsed.positionals.length} (jtc init [dir] [--template ${initTemplates.join('|')}])`);
+  return runInit(parsed.positionals[0] ?? '.', parsed.values.template, write);
 }
 
 function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: O) {

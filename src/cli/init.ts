@@ -1,0 +1,121 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileContracts } from '../compiler.js';
+import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
+import { version } from '../version.js';
+
+export const initTemplates = ['mcp', 'ai-sdk'] as const;
+export type InitTemplate = (typeof initTemplates)[number];
+
+/** The project files: what every template shares, then the template's own (package.json, the entry point). */
+const templateRoot = new URL('../../templates/init/', import.meta.url);
+
+/** npm leaves `.gitignore` out of a tarball, so the shipped template names it `gitignore`. */
+const renamed: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
+
+/** Where the example contract's module goes: the folder `npm run contracts` builds into. */
+const generatedFolder = join('src', 'generated');
+
+/**
+ * `jtc init [dir] [--template mcp|ai-sdk]`: writes a project in which a contract, its generated
+ * module, a typed handler map, an entry point and a test already work together. Refuses, writing
+ * nothing, when any file it would write exists already (exit 2, listing them all).
+ */
+export function runInit(dir: string, template: string, write: (text: string) => void): number {
+  if (!(initTemplates as readonly string[]).includes(template)) throw new UsageError(`init: --template takes ${initTemplates.join(' or ')}, not "${template}"`);
+  const root = resolve(dir);
+  const files = [...templateFiles('common'), ...templateFiles(template)].map((file) => ({ ...file, text: fill(file.text, { name: packageName(root), version }) }));
+  files.push(...generatedFiles(files));
+  const taken = [...new Set(files.flatMap((file) => takenOnTheWay(root, file.path)))].sort();
+  if (taken.length > 0) {
+    throw new UsageError(`init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${root}; nothing was written (choose an empty folder: jtc init <dir>)`);
+  }
+  for (const file of files) {
+    const path = join(root, file.path);
+    withIoErrors(path, () => {
+      mkdirSync(dirname(path), { recursive: true });
+      // 'wx': a file that appeared since the check above is still never overwritten.
+      writeFileSync(path, file.text, { flag: 'wx' });
+    });
+  }
+  const into = relative(process.cwd(), root);
+  const cd = into === '' ? '' : `cd ${quoteForShell(into.startsWith('..') ? root : into)} && `;
+  write(`Created ${template === 'mcp' ? 'an MCP' : 'an AI SDK'} project in ${root}: ${files.length} files (contracts/, src/, package.json, tsconfig.json, .vscode/settings.json).\n\nNext:\n`);
+  write(`  ${cd}npm install\n`);
+  write('  npm test          # builds contracts/ into src/generated, type-checks, runs the tests\n');
+  write(`  npm start         # ${template === 'mcp' ? 'the MCP server on stdio' : 'a generateText loop with the tools (offline without AI_GATEWAY_API_KEY)'}\n`);
+  return 0;
+}
+
+interface ProjectFile {
+  /** Relative to the project, with the platform's separators. */
+  readonly path: string;
+  readonly text: string;
+}
+
+function templateFiles(name: string): ProjectFile[] {
+  const folder = new URL(`${name}/`, templateRoot);
+  const entries = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return entries
+    .map((entry) => {
+      const inTemplate = relative(fileURLToPath(folder), join(entry.parentPath, entry.name));
+      return { path: join(dirname(inTemplate), renamed[basename(inTemplate)] ?? basename(inTemplate)), text: readFileSync(join(entry.parentPath, entry.name), 'utf8') };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The example contract's module and index, as `npm run contracts` writes them: `contracts:check` passes from the start. */
+function generatedFiles(files: readonly ProjectFile[]): ProjectFile[] {
+  const sources = files.filter((file) => file.path.endsWith('.contract.json')).map((file) => ({ file: file.path, text: file.text }));
+  const { files: generated, diagnostics } = compileContracts(sources);
+  if (diagnostics.length > 0) throw new Error(`the init template's contracts do not compile: ${diagnostics.map((d) => d.message).join('; ')}`);
+  return generated.map((file) => ({ path: join(generatedFolder, file.path), text: file.text }));
+}
+
+/** The file and any of its folders inside the project that exist already, as the user would name them. */
+function takenOnTheWay(root: string, path: string): string[] {
+  const parts = path.split(sep);
+  const taken: string[] = [];
+  for (let i = 1; i <= parts.length; i++) {
+    const inside = parts.slice(0, i).join(sep);
+    const at = join(root, inside);
+    if (!existsSync(at) && !isLink(at)) continue;
+    // A folder on the way is what we want; a file (or anything else) where a folder or our file goes is in the way.
+    if (i < parts.length && lstatSync(at).isDirectory()) continue;
+    taken.push(inside);
+    break;
+  }
+  return taken;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** `{{key}}` replaced in the template's text; the values are checked to need no escaping where they go. */
+function fill(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`init template: no value for {{${key}}}`);
+    return value;
+  });
+}
+
+/** An npm package name from the folder's name: lower case, URL-safe, never empty. */
+function packageName(root: string): string {
+  const name = basename(root)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+|[._-]+$/g, '')
+    .slice(0, 214);
+  return name === '' ? 'tools' : name;
+}
+
+function quoteForShell(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

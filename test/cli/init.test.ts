@@ -1,0 +1,150 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
+const bin = resolve('bin/jtc.js');
+function jtc(args: string[], cwd: string) {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const filesUnder = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true, withFileTypes: true }) as { isFile(): boolean; parentPath: string; name: string }[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort();
+
+const projectFiles = ['.gitignore', '.vscode/settings.json', 'contracts/text.count_words.contract.json', 'package.json', 'src/generated/index.ts', 'src/generated/text.count_words.ts', 'src/handlers.test.ts', 'src/handlers.ts', 'tsconfig.json'];
+
+describe('jtc init', () => {
+  it.each([
+    ['mcp', 'src/server.ts', '@modelcontextprotocol/sdk'],
+    ['ai-sdk', 'src/agent.ts', 'ai'],
+  ])('--template %s writes the project and says the next three commands', (template, entry, sdk) => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'jtc-init-')), 'My Tools');
+    const result = jtc(['init', dir, '--template', template], tmpdir());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(filesUnder(dir)).toEqual([...projectFiles, entry].sort());
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(manifest.name).toBe('my-tools');
+    expect(manifest.scripts).toMatchObject({ contracts: 'jtc build contracts -o src/generated', 'contracts:check': 'jtc check contracts -o src/generated' });
+    expect(Object.keys(manifest.dependencies)).toEqual(['@json-tool-contracts/runtime', sdk]);
+    expect(Object.keys(manifest.devDependencies)).toContain('json-tool-contracts');
+    expect(result.stdout).toMatch(/\n {2}cd '[^'\n]*\/My Tools' && npm install\n {2}npm test /);
+    expect(result.stdout).toMatch(/\n {2}npm start /);
+    // The editor schema the settings point at is the one the compiler package ships.
+    const settings = JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8')) as { 'json.schemas': { fileMatch: string[]; url: string }[] };
+    expect(settings['json.schemas']).toEqual([{ fileMatch: ['*.contract.json'], url: './node_modules/json-tool-contracts/schema/contract.schema.json' }]);
+    // What init generated is what `jtc build` would: the drift check passes before any build.
+    expect(jtc(['check', 'contracts', '-o', 'src/generated'], dir).code).toBe(0);
+  });
+
+  it('refuses to overwrite anything: lists every file in the way, exits 2 and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-init-'));
+    writeFileSync(join(dir, 'package.json'), '{"name":"mine"}');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'handlers.ts'), '// mine');
+    writeFileSync(join(dir, 'contracts'), 'a file where a folder goes');
+    const result = jtc(['init'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^jtc: init: contracts, package\.json, src\/handlers\.ts already exist in .*; nothing was written/);
+    expect(result.stdout).toBe('');
+    expect(filesUnder(dir)).toEqual(['contracts', 'package.json', 'src/handlers.ts']);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}');
+  });
+
+  it('refuses an unknown template and a second folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-init-'));
+    expect(jtc(['init', '--template', 'express'], dir)).toMatchObject({ code: 2, stderr: 'jtc: init: --template takes mcp or ai-sdk, not "express"\n' });
+    expect(jtc(['init', 'a', 'b'], dir)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^jtc: init: one folder at most/) });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+/**
+ * The project as a user gets it: `jtc init` in an empty folder, the two packed tarballs installed
+ * offline, then the project's own `npm test`, and its entry point: the MCP server answers
+ * tools/list over stdio; the AI SDK loop calls the tool offline. The other packages it names
+ * (TypeScript, @types/node, the SDK) are this repository's own, linked in before the install as
+ * test/package.test.ts does for the peers: npm keeps what satisfies the manifest, so no registry
+ * is asked.
+ */
+describe('a project from jtc init', () => {
+  const root = process.cwd();
+  const work = mkdtempSync(join(tmpdir(), 'jtc-init-project-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+  const run = (command: string, args: string[], cwd: string): string => {
+    const result = spawnSync(command, args, { cwd, encoding: 'utf8', env });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+    return result.stdout;
+  };
+  /** npm, tsc and node processes on a busy machine: room for one many times slower than a quiet one. */
+  const processTimeout = 900_000;
+  let tarballs: string[] = [];
+  let compilerFiles: string[] = [];
+
+  beforeAll(() => {
+    const pack = (extra: string[]) => (JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...extra], root)) as { filename: string; files: { path: string }[] }[])[0]!;
+    const runtime = pack(['--workspace', 'packages/runtime']);
+    const compiler = pack([]);
+    tarballs = [join(work, runtime.filename), join(work, compiler.filename)];
+    compilerFiles = compiler.files.map((file) => file.path);
+  }, processTimeout);
+
+  it('ships every template file in the compiler package', () => {
+    const templates = filesUnder(join(root, 'templates', 'init')).map((file) => `templates/init/${file}`);
+    expect(templates).toContain('templates/init/common/.vscode/settings.json');
+    expect(compilerFiles).toEqual(expect.arrayContaining(templates));
+  });
+
+  const project = (template: string): string => {
+    const dir = join(work, template);
+    mkdirSync(dir);
+    expect(jtc(['init', '--template', template], dir).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !name.includes('json-tool-contracts'))) {
+      mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true });
+      symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
+    }
+    run('npm', ['install', '--offline', ...tarballs], dir);
+    const test = run('npm', ['test'], dir);
+    expect(test).toMatch(/# pass 2\n# fail 0/);
+    return dir;
+  };
+
+  it(
+    'mcp: npm test passes and the server lists the tool to an MCP client over stdio',
+    async () => {
+      const dir = project('mcp');
+      const client = new Client({ name: 'init-test', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: ['dist/server.js'], cwd: dir, stderr: 'pipe' }));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(['text.count_words']);
+        expect(await client.callTool({ name: 'text.count_words', arguments: { text: 'one two three' } })).toMatchObject({ structuredContent: { words: 3 } });
+      } finally {
+        await client.close();
+      }
+      expect(run('npm', ['run', 'contracts:check'], dir)).toContain('1 contract: 0 errors');
+    },
+    processTimeout,
+  );
+
+  it(
+    'ai-sdk: npm test passes and the generateText loop calls the tool offline',
+    () => {
+      const dir = project('ai-sdk');
+      const { AI_GATEWAY_API_KEY: _, ...offline } = env;
+      const started = spawnSync('npm', ['start'], { cwd: dir, encoding: 'utf8', env: offline });
+      expect(started.stdout).toContain('text_count_words({"text":"the quick brown fox"}) -> {"words":4}');
+      expect(started.stdout).toContain('The tool answered {"words":4}.');
+    },
+    processTimeout,
+  );
+});
