@@ -33,13 +33,13 @@ interface Connected {
   close(): Promise<void>;
 }
 
-/** Answers sampling with the prompt reversed and elicitation with a name; records log messages. */
+/** Answers sampling with the prompt reversed and elicitation with a name and the question; records log messages. */
 const reversed = (request: { params: { messages: { content: unknown }[] } }) => ({
   role: 'assistant' as const,
   model: 'echo',
   content: { type: 'text' as const, text: [...(request.params.messages[0]!.content as { text: string }).text].reverse().join('') },
 });
-const elicited = () => ({ action: 'accept' as const, content: { name: 'Ada' } });
+const elicited = (request: { params: { message: string } }) => ({ action: 'accept' as const, content: { name: `Ada, asked "${request.params.message}"` } });
 const capabilities = { capabilities: { sampling: {}, elicitation: { form: {} } } };
 
 async function startHttpServer(sdk: Sdk): Promise<{ url: URL; child: ChildProcess }> {
@@ -149,7 +149,7 @@ describe.each([
   it(
     'a sampling and an elicitation round trip reach the client and come back to the handler',
     async () => {
-      expect(reportOf(await client.call('wire.ask'))).toEqual({ sampled: { type: 'text', text: 'cba' }, elicited: { action: 'accept', content: { name: 'Ada' } } });
+      expect(reportOf(await client.call('wire.ask'))).toEqual({ sampled: { type: 'text', text: 'cba' }, elicited: { action: 'accept', content: { name: 'Ada, asked "Your name?"' } } });
     },
     slow,
   );
