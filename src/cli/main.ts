@@ -8,6 +8,7 @@ import { runBuild, watchBuild } from './build.js';
 import { runCheck } from './check.js';
 import { runDiff } from './diff.js';
 import { initTemplates, runInit } from './init.js';
+import { importUsage, parseImportArgs, runImport } from './import.js';
 import type { OutputFormat } from './report.js';
 
 /** What `check` and `build` share: the flags that decide what a build generates, and how it reports. */
@@ -36,6 +37,8 @@ Commands:
   init     Start a project in a folder (default: the current one): a contract, its module, a typed handler map,
            an MCP server (--template mcp, the default) or an AI SDK loop (--template ai-sdk) and a test;
            refuses, writing nothing, if any of its files exists.
+  import   Write contracts from tools that exist: a tools/list file, provider function definitions, or a
+           live MCP server (--stdio "<command>", --url <endpoint>); exact rewrites only (jtc import --help).
 
 Options:
   -o, --out <dir>     output folder (required by build; for check, the folder to compare against)
@@ -74,7 +77,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (command === 'diff') return diffCommand(rest, write);
     if (command === 'init') return initCommand(rest, write);
-    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build, diff and init (jtc --help)`);
+    if (command === 'import') return await importCommand(rest, write);
+    if (command !== 'check' && command !== 'build') throw new UsageError(`unknown command "${command}"; the commands are check, build, diff, init and import (jtc --help)`);
     const options = command === 'build' ? { ...sharedOptions, watch: { type: 'boolean', short: 'w', default: false } as const, 'no-cache': { type: 'boolean', default: false } as const } : sharedOptions;
     const parsed = parseOptions(rest, options);
     const values = parsed.values as unknown as Record<string, string | boolean | undefined>;
@@ -104,6 +108,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+async function importCommand(args: readonly string[], write: (text: string) => void): Promise<number> {
+  const options = parseImportArgs(args);
+  if (options === 'help') {
+    write(importUsage);
+    return 0;
+  }
+  return runImport(options, write);
 }
 
 function diffCommand(args: readonly string[], write: (text: string) => void): number {

@@ -33,10 +33,13 @@ export function parseSourceBytes(bytes: Uint8Array): ParseResult {
   return parseSourceText(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
 }
 
-/** Parses decoded text, within the same 1 MiB (as UTF-8) as a file. One leading byte order mark is accepted and ignored. */
-export function parseSourceText(text: string): ParseResult {
-  const bytes = text.length > maxSourceBytes ? text.length : utf8Length(text);
-  if (bytes > maxSourceBytes) return fail(tooLarge(bytes));
+/**
+ * Parses decoded text, within the same 1 MiB (as UTF-8) as a file unless `maxBytes` says otherwise
+ * (`jtc import` reads larger tool lists). One leading byte order mark is accepted and ignored.
+ */
+export function parseSourceText(text: string, maxBytes: number = maxSourceBytes): ParseResult {
+  const bytes = text.length > maxBytes ? text.length : utf8Length(text);
+  if (bytes > maxBytes) return fail(tooLarge(bytes));
   const parser = new Parser(text);
   try {
     const root = parser.parseDocument();

@@ -1,0 +1,135 @@
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
+import { importTools, type Finding, type ToolResult } from '../import/import-tools.js';
+import { listToolsOverHttp, listToolsOverStdio } from '../import/mcp-client.js';
+import { parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
+import { writeContracts } from '../import/write-contracts.js';
+import type { OutputFormat } from './report.js';
+
+/** Where the tools come from: a file (a tool list, provider definitions), or a live MCP server. */
+export type ImportSource = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdio'; readonly command: string } | { readonly kind: 'url'; readonly url: string };
+
+export interface ImportCommandOptions {
+  readonly source: ImportSource;
+  /** The format of a file, when it is not to be recognised. */
+  readonly from?: SourceFormat;
+  readonly out: string;
+  readonly format: OutputFormat;
+  /** How long one request to a live server may take, in milliseconds. */
+  readonly timeoutMs: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export const importFormats: readonly SourceFormat[] = sourceFormats;
+
+export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${importFormats.join('|')}]
+       jtc import --stdio "<command>" -o <contracts dir> [--timeout <seconds>]
+       jtc import --url <Streamable HTTP endpoint> -o <contracts dir> [--header "Name: value"]… [--timeout <seconds>]
+
+Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or
+Responses), Anthropic or Gemini function definitions, or a live
+MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused
+with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors.
+`;
+
+/** Reads `jtc import`'s arguments. */
+export function parseImportArgs(args: readonly string[]): ImportCommandOptions | 'help' {
+  let parsed: ReturnType<typeof parse>;
+  const parse = () =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string', short: 'o' },
+        from: { type: 'string' },
+        stdio: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string', default: '60' },
+        format: { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  try {
+    parsed = parse();
+  } catch (error) {
+    throw new UsageError(`import: ${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc import --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const sources = [...positionals.map((path) => ({ kind: 'file', path }) as const), ...(values.stdio === undefined ? [] : [{ kind: 'stdio', command: values.stdio } as const]), ...(values.url === undefined ? [] : [{ kind: 'url', url: values.url } as const])];
+  if (sources.length !== 1) throw new UsageError(`import: name one source: a file, --stdio "<command>" or --url <endpoint> (jtc import --help)`);
+  const source = sources[0]!;
+  if (values.out === undefined) throw new UsageError('import: name the contracts folder with -o <dir>');
+  const from = values.from;
+  if (from !== undefined && !(importFormats as readonly string[]).includes(from)) throw new UsageError(`--from takes ${importFormats.join(', ')}, not "${from}"`);
+  if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not "${values.format}"`);
+  const seconds = Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not "${values.timeout}"`);
+  const headers: Record<string, string> = {};
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
+    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat }), out: values.out, format: values.format, timeoutMs: seconds * 1000, headers };
+}
+
+/** Reads the source, imports every tool, writes the imported contracts and reports; returns the exit code. */
+export async function runImport(options: ImportCommandOptions, write: (text: string) => void): Promise<number> {
+  const { tools, sourceFile } = await toolsOf(options);
+  const results = importTools(tools, { outDir: options.out, ...(sourceFile === undefined ? {} : { sourceFile }) });
+  writeContracts(
+    options.out,
+    results.flatMap((result) => (result.status === 'imported' ? [{ path: result.file!, text: result.text! }] : [])),
+  );
+  const summary = {
+    tools: results.length,
+    imported: results.filter((r) => r.status === 'imported').length,
+    rewritten: results.filter((r) => r.status === 'imported' && r.rewrites > 0).length,
+    refused: results.filter((r) => r.status === 'refused').length,
+  };
+  write(options.format === 'json' ? `${JSON.stringify({ tools: results.map(({ text: _text, ...result }) => result), summary }, null, 2)}\n` : textReport(results, summary, options.out));
+  return summary.refused > 0 ? 1 : 0;
+}
+
+async function toolsOf(options: ImportCommandOptions): Promise<{ readonly tools: readonly SourceTool[]; readonly sourceFile?: string }> {
+  const { source } = options;
+  if (source.kind === 'stdio' || source.kind === 'url') {
+    const client = { timeoutMs: options.timeoutMs, headers: options.headers };
+    const definitions = source.kind === 'stdio' ? await listToolsOverStdio(source.command, client) : await listToolsOverHttp(source.url, client);
+    return { tools: readTools({ kind: 'array', items: definitions, position: { line: 1, column: 1, offset: 0 }, pointer: '' }, 'server', 'mcp').tools };
+  }
+  const path = source.path;
+  if (!withIoErrors(path, () => statSync(path)).isFile()) throw new UsageError(`${path}: not a regular file`);
+  const text = withIoErrors(path, () => readFileSync(path, 'utf8'));
+  return { tools: readTools(parseToolList(text, path), path, options.from).tools, sourceFile: path };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function label(result: ToolResult, index: number): string {
+  const source = result.sourceName === undefined ? `tool ${index + 1}` : JSON.stringify(result.sourceName);
+  return result.name === undefined || result.name === result.sourceName ? source : `${source} (as ${result.name})`;
+}
+
+function findingLine(finding: Finding): string {
+  const place = finding.file === undefined ? '' : `${finding.file}:${finding.line}:${finding.column} - `;
+  const code = finding.code === undefined ? '' : ` ${finding.code}`;
+  const where = finding.pointer === '' ? '' : ` at ${finding.pointer}`;
+  const hint = finding.hint === undefined ? '' : ` (${finding.hint})`;
+  return `  ${place}${finding.kind}${code}: ${finding.message}${where}${hint}`;
+}
+
+function textReport(results: readonly ToolResult[], summary: { tools: number; imported: number; rewritten: number; refused: number }, out: string): string {
+  const lines = results.flatMap((result, index) => {
+    const rewrites = result.rewrites === 0 ? '' : `, ${plural(result.rewrites, 'rewrite')}`;
+    const head = result.status === 'imported' ? `${label(result, index)}: imported as ${out}/${result.file}${rewrites}` : `${label(result, index)}: refused`;
+    return [head, ...result.findings.map(findingLine)];
+  });
+  lines.push(`${plural(summary.tools, 'tool')}: ${summary.imported} imported (${summary.rewritten} rewritten), ${summary.refused} refused`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,229 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseImportArgs, runImport, type ImportCommandOptions } from '../../src/cli/import.js';
+import { checkContract } from '../../src/contract/check-contract.js';
+import { LineMap } from '../../src/source/parse.js';
+
+const scratch = (): string => mkdtempSync(join(tmpdir(), 'jtc-import-'));
+
+/** Runs `jtc import` in process: its report, exit code and the files it wrote. */
+async function importInto(args: readonly string[]) {
+  let report = '';
+  const options = parseImportArgs(args) as ImportCommandOptions;
+  const code = await runImport(options, (text) => {
+    report += text;
+  });
+  const files = existsSync(options.out) ? Object.fromEntries(readdirSync(options.out).map((name) => [name, readFileSync(join(options.out, name), 'utf8')])) : {};
+  return { code, report, files };
+}
+
+const sources = 'fixtures/import/sources';
+const contractOf = (text: string | undefined): unknown => JSON.parse(text!);
+
+/** The text at a report line's file:line:col. */
+function textAt(line: string): string {
+  const match = /^ {2}(.+?):(\d+):(\d+) - /.exec(line);
+  if (match === null) throw new Error(`no place in: ${line}`);
+  const text = readFileSync(match[1]!, 'utf8');
+  return text.slice(new LineMap(text).offset(Number(match[2]), Number(match[3])));
+}
+
+describe('jtc import: sources', () => {
+  it('reads OpenAI Chat definitions; a function without parameters gets the input {} and says so', async () => {
+    const out = join(scratch(), 'contracts');
+    const { code, report, files } = await importInto([`${sources}/openai-chat.json`, '-o', out]);
+    expect(code).toBe(0);
+    expect(Object.keys(files).sort()).toEqual(['get_weather.contract.json', 'ping.contract.json']);
+    expect(contractOf(files['get_weather.contract.json'])).toEqual({
+      name: 'get_weather',
+      description: 'Current weather for a city.',
+      input: { type: 'object', properties: { city: { type: 'string', maxLength: 80 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'], additionalProperties: false },
+      output: {},
+    });
+    expect(contractOf(files['ping.contract.json'])).toMatchObject({ input: {}, output: {} });
+    expect(report).toContain(`${out}/ping.contract.json:4:12 - note: the source gives no input schema ("function.parameters"); the input accepts any JSON value ({}) at /input`);
+    expect(report.trimEnd().split('\n').pop()).toBe('2 tools: 2 imported (0 rewritten), 0 refused');
+  });
+
+  it('reads OpenAI Responses request bodies, Anthropic definitions and JSON-RPC tools/list responses', async () => {
+    const responses = await importInto([`${sources}/openai-responses.json`, '-o', join(scratch(), 'a')]);
+    expect(contractOf(responses.files['get_weather.contract.json'])).toMatchObject({ input: { properties: { city: { type: 'string' } }, required: ['city'] } });
+    const anthropic = await importInto([`${sources}/anthropic.json`, '-o', join(scratch(), 'b')]);
+    expect(contractOf(anthropic.files['get_weather.contract.json'])).toMatchObject({ input: { properties: { days: { type: 'integer', minimum: 1, maximum: 14 } } } });
+    const rpc = await importInto([`${sources}/jsonrpc-response.json`, '-o', join(scratch(), 'c')]);
+    expect(contractOf(rpc.files['notes.search.contract.json'])).toMatchObject({ name: 'notes.search', output: { properties: { hits: { type: 'integer', minimum: 0 } }, required: ['hits'] } });
+    expect(rpc.report).not.toContain('note:');
+  });
+
+  it('reads Gemini declarations with parameters (upper-case types, said) or parametersJsonSchema, and their responses', async () => {
+    const { code, report, files } = await importInto([`${sources}/gemini.json`, '-o', join(scratch(), 'g')]);
+    expect(code).toBe(0);
+    expect(contractOf(files['get_weather.contract.json'])).toMatchObject({ input: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } } }, output: { type: 'object', properties: { celsius: { type: 'number' } } } });
+    expect(contractOf(files['set_alarm.contract.json'])).toMatchObject({ input: { properties: { at: { type: 'string', description: 'format: time' } } }, output: { required: ['id'] } });
+    expect(report).toContain('note: Gemini "parameters" names types in upper case; they are written in lower case, as JSON Schema names them');
+  });
+
+  it('takes the format named with --from, and says when it cannot tell or the formats mix', async () => {
+    const out = join(scratch(), 'x');
+    const named = await importInto([`${sources}/anthropic.json`, '--from', 'anthropic', '-o', out]);
+    expect(named.code).toBe(0);
+    const dir = scratch();
+    writeFileSync(
+      join(dir, 'mixed.json'),
+      JSON.stringify([
+        { name: 'a', input_schema: {} },
+        { name: 'b', inputSchema: {} },
+      ]),
+    );
+    await expect(importInto([join(dir, 'mixed.json'), '-o', out])).rejects.toThrow('the tool definitions mix formats (anthropic, mcp); import them apart, or name it with --from');
+    writeFileSync(join(dir, 'unknown.json'), JSON.stringify([{ name: 'a' }]));
+    await expect(importInto([join(dir, 'unknown.json'), '-o', out])).rejects.toThrow('cannot tell the format of the tool definitions');
+    writeFileSync(join(dir, 'duplicate.json'), '{"tools": [], "tools": []}');
+    await expect(importInto([join(dir, 'duplicate.json'), '-o', out])).rejects.toThrow(/duplicate\.json:1:15: duplicate key "tools"/);
+  });
+});
+
+describe('jtc import: rewrites and refusals', () => {
+  const fixture = `${sources}/rewrites-and-refusals.tools.json`;
+
+  it('applies every exact rewrite, each reported where its result stands in the written file', async () => {
+    const out = join(scratch(), 'contracts');
+    const { report, files } = await importInto([fixture, '-o', out]);
+    const text = files['rewrites.contract.json']!;
+    expect(checkContract(text, 'rewrites.contract.json').diagnostics).toEqual([]);
+    expect(contractOf(text)).toMatchObject({
+      input: {
+        type: 'object',
+        properties: {
+          count: { type: 'integer', minimum: 1, maximum: 99 },
+          mode: { enum: ['fast'] },
+          site: { type: 'string', description: 'Where to look. (format: uri) (deprecated)' },
+          owner: { type: 'object', properties: { name: { type: 'string' } } },
+          extra: { type: 'object', additionalProperties: true },
+        },
+      },
+    });
+    expect((contractOf(text) as { input: object }).input).not.toHaveProperty('$defs');
+    const rewrites = report.split('\n').filter((line) => line.includes(' - rewrite: '));
+    const at = Object.fromEntries(rewrites.map((line) => [/ at (\S+)$/.exec(line)![1]!, textAt(line)]));
+    expect(at['/input/type']).toMatch(/^"object"/);
+    expect(at['/input/properties/count/minimum']).toMatch(/^1,/);
+    expect(at['/input/properties/count/maximum']).toMatch(/^99\n/);
+    expect(at['/input/properties/mode/enum']).toMatch(/^\["fast"\]/);
+    expect(at['/input/properties/site/description']).toMatch(/^"Where to look\. \(format: uri\) \(deprecated\)"/);
+    expect(at['/input/properties/owner']).toMatch(/^\{\n\s+"type": "object"/);
+    expect(at['/input/properties/extra/additionalProperties']).toMatch(/^true/);
+    expect(at['/input']).toMatch(/^\{\n\s+"\$schema"/);
+    expect(rewrites).toHaveLength(9);
+    expect(report).toContain(`"rewrites": imported as ${out}/rewrites.contract.json, 9 rewrites`);
+  });
+
+  it('refuses every other tool with the keyword, its pointer, the hint and its place in the source; nothing half-converted is written', async () => {
+    const out = join(scratch(), 'contracts');
+    const { code, report, files } = await importInto([fixture, '-o', out]);
+    expect(code).toBe(1);
+    expect(Object.keys(files).sort()).toEqual(['get_weather.contract.json', 'rewrites.contract.json']);
+    const errors = report.split('\n').filter((line) => line.includes(' - error '));
+    const refusal = (pointer: string): string => errors.find((line) => line.includes(` at ${pointer} `))!;
+    expect(refusal('/input/properties/note/anyOf')).toContain('error JTC104: unsupported keyword "anyOf" at /input/properties/note/anyOf (composition is outside the subset');
+    expect(textAt(refusal('/input/properties/note/anyOf'))).toMatch(/^\[\{ "type": "string" \}/);
+    expect(textAt(refusal('/input/properties/id/pattern'))).toMatch(/^"\^\[a-z\]\+\$"/);
+    expect(textAt(refusal('/input/properties/root/$ref'))).toMatch(/^"#\/\$defs\/node"/);
+    expect(textAt(refusal('/input/properties/ratio/exclusiveMinimum'))).toMatch(/^0 \}/);
+    expect(refusal('/input/properties/flag/type')).toContain('error JTC110');
+    expect(textAt(refusal('/input/properties/flag/type'))).toMatch(/^\["boolean", "string"\]/);
+    expect(textAt(refusal('/input/additionalProperties'))).toMatch(/^\{ "type": "string" \}/);
+    expect(textAt(refusal('/input/propertyNames'))).toMatch(/^\{ "maxLength": 8 \}/);
+    expect(report).toContain('"no_description": refused\n');
+    expect(report).toContain('note: the source gives the tool no description, and a contract needs one at /description');
+    expect(report).toContain('tool 11: refused\n');
+    expect(report).toMatch(/rewrites-and-refusals\.tools\.json:66:5 - error: the definition has no "name" string/);
+    expect(report.trimEnd().split('\n').pop()).toBe('11 tools: 2 imported (1 rewritten), 9 refused');
+  });
+
+  it('maps a name outside the rules and says so; a later tool that meets a name already taken is refused, never dropped', async () => {
+    const out = join(scratch(), 'contracts');
+    const { report, files } = await importInto([fixture, '-o', out]);
+    expect(contractOf(files['get_weather.contract.json'])).toMatchObject({ name: 'get_weather', description: 'A name outside the rules.' });
+    expect(report).toContain(`"get weather" (as get_weather): imported as ${out}/get_weather.contract.json\n  ${out}/get_weather.contract.json:2:11 - note: the source names the tool "get weather", which must be dot-separated segments`);
+    expect(report).toContain('"get_weather": refused\n  error JTC124: tool name "get_weather" is also used by tool 9 ("get weather") at /name');
+  });
+
+  it('writes the same bytes every time, and prints the same report', async () => {
+    const [first, second] = [await importInto([fixture, '-o', join(scratch(), 'a')]), await importInto([fixture, '-o', join(scratch(), 'a')])];
+    expect(second.files).toEqual(first.files);
+    expect(second.report.replaceAll(/\/tmp\/jtc-import-\w+/g, '')).toEqual(first.report.replaceAll(/\/tmp\/jtc-import-\w+/g, ''));
+    const json = await importInto([fixture, '-o', join(scratch(), 'b'), '--format', 'json']);
+    expect(JSON.parse(json.report).summary).toEqual({ tools: 11, imported: 2, rewritten: 1, refused: 9 });
+  });
+
+  it('a failed import leaves the previous output as it was, and no temporary file', async () => {
+    const out = join(scratch(), 'contracts');
+    const before = (await importInto([`${sources}/openai-chat.json`, '-o', out])).files;
+    writeFileSync(join(out, 'get_weather.contract.json'), `${before['get_weather.contract.json']!.trimEnd()} \n`);
+    const edited = readFileSync(join(out, 'get_weather.contract.json'), 'utf8');
+    // A folder where one contract belongs: stopped before anything is written.
+    rmSync(join(out, 'ping.contract.json'));
+    mkdirSync(join(out, 'ping.contract.json'));
+    await expect(importInto([`${sources}/openai-chat.json`, '-o', out])).rejects.toThrow('ping.contract.json: is not a regular file where a contract belongs');
+    expect(readFileSync(join(out, 'get_weather.contract.json'), 'utf8')).toBe(edited);
+    // A folder that cannot be written: the temporary files go, the contracts stay.
+    rmSync(join(out, 'ping.contract.json'), { recursive: true });
+    if (process.getuid?.() !== 0) {
+      chmodSync(out, 0o500);
+      await expect(importInto([`${sources}/openai-chat.json`, '-o', out])).rejects.toThrow('permission denied');
+      chmodSync(out, 0o700);
+      expect(readFileSync(join(out, 'get_weather.contract.json'), 'utf8')).toBe(edited);
+    }
+    expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // A source that cannot be read writes nothing at all.
+    const fresh = join(scratch(), 'never');
+    await expect(importInto(['no/such/tools.json', '-o', fresh])).rejects.toThrow('no/such/tools.json: no such file or folder');
+    expect(existsSync(fresh)).toBe(false);
+  });
+});
+
+describe('jtc import: the corpus of MCP servers from npm (fixtures/import)', () => {
+  const servers = JSON.parse(readFileSync('fixtures/import/servers.json', 'utf8')) as { name: string; command: string }[];
+
+  it.each(servers.map((s) => s.name))('%s: the harvested tools/list imports to the committed contracts and report', async (name) => {
+    const dir = `fixtures/import/${name}`;
+    const out = join(scratch(), 'contracts');
+    const { report, files } = await importInto([`${dir}/tools.json`, '-o', out]);
+    const expected = existsSync(`${dir}/contracts`) ? Object.fromEntries(readdirSync(`${dir}/contracts`).map((file) => [file, readFileSync(`${dir}/contracts/${file}`, 'utf8')])) : {};
+    expect(files).toEqual(expected);
+    expect(report.replaceAll(out, `${dir}/contracts`)).toBe(readFileSync(`${dir}/report.txt`, 'utf8'));
+  });
+
+  it.each(servers)(
+    '$name: the live server over stdio lists what was harvested, and imports the same',
+    async ({ name, command }) => {
+      const out = join(scratch(), 'contracts');
+      const live = await importInto(['--stdio', command, '-o', out, '--timeout', '240']);
+      const fromFile = await importInto([`fixtures/import/${name}/tools.json`, '-o', join(scratch(), 'contracts')]);
+      expect(live.files).toEqual(fromFile.files);
+      expect(live.code).toBe(fromFile.code);
+    },
+    600_000,
+  );
+});
+
+describe('jtc import: the command', () => {
+  const bin = resolve('bin/jtc.js');
+  const jtc = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+  it('exits 1 when a tool is refused, 2 with a jtc: message for usage and source errors', () => {
+    const out = join(scratch(), 'contracts');
+    expect(jtc(['import', `${sources}/rewrites-and-refusals.tools.json`, '-o', out]).status).toBe(1);
+    expect(jtc(['import', `${sources}/openai-chat.json`, '-o', out]).status).toBe(0);
+    const none = jtc(['import', '-o', out]);
+    expect([none.status, none.stderr]).toEqual([2, 'jtc: import: name one source: a file, --stdio "<command>" or --url <endpoint> (jtc import --help)\n']);
+    const dead = jtc(['import', '--stdio', `"${process.execPath}" -e "process.stderr.write('boom'); process.exit(3)"`, '-o', out]);
+    expect(dead.status).toBe(2);
+    expect(dead.stderr).toMatch(/^jtc: server ".*" exited with code 3 before it answered; it said: boom\n$/);
+    expect(jtc(['import', '--url', 'ftp://127.0.0.1/', '-o', out]).stderr).toBe('jtc: --url: takes an http or https URL, not ftp:\n');
+  }, 120_000);
+});
