@@ -1,7 +1,8 @@
 // Harvests the tools/list of the MCP servers in fixtures/import/servers.json (installed as pinned
 // devDependencies) over stdio with jtc import's own client, and writes each as
-// fixtures/import/<name>/tools.json. Run after `npm run build`; then `npm run import-corpus`
-// writes the expected import results beside it. Nothing here touches the network.
+// fixtures/import/<name>/tools.json. Run after `npm run build`; then write the expected results
+// beside each with `jtc import fixtures/import/<name>/tools.json -o fixtures/import/<name>/contracts
+// > fixtures/import/<name>/report.txt`, and review the change. Nothing here touches the network.
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { listToolsOverStdio } from '../dist/import/mcp-client.js';
 import { renderJson } from '../dist/import/render.js';

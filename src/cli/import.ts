@@ -21,9 +21,7 @@ export interface ImportCommandOptions {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-export const importFormats: readonly SourceFormat[] = sourceFormats;
-
-export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${importFormats.join('|')}]
+export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${sourceFormats.join('|')}]
        jtc import --stdio "<command>" -o <contracts dir> [--timeout <seconds>]
        jtc import --url <Streamable HTTP endpoint> -o <contracts dir> [--header "Name: value"]… [--timeout <seconds>]
 
@@ -64,7 +62,7 @@ export function parseImportArgs(args: readonly string[]): ImportCommandOptions |
   const source = sources[0]!;
   if (values.out === undefined) throw new UsageError('import: name the contracts folder with -o <dir>');
   const from = values.from;
-  if (from !== undefined && !(importFormats as readonly string[]).includes(from)) throw new UsageError(`--from takes ${importFormats.join(', ')}, not "${from}"`);
+  if (from !== undefined && !(sourceFormats as readonly string[]).includes(from)) throw new UsageError(`--from takes ${sourceFormats.join(', ')}, not "${from}"`);
   if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not "${values.format}"`);
   const seconds = Number(values.timeout);

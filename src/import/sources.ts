@@ -123,11 +123,15 @@ const readers: Readonly<Record<SourceFormat, (node: JsonNode) => SourceTool>> = 
 /** Gemini's `parameters`/`response` (its OpenAPI-style Schema) name types in upper case (`STRING`); JSON Schema's are lower case. */
 const geminiTypeNames: ReadonlySet<string> = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
 
+/** The schema with Gemini's type names in lower case, or the same node when it has none. */
 function lowerCaseTypeNames(node: JsonNode): JsonNode {
-  if (node.kind === 'array') return { ...node, items: node.items.map(lowerCaseTypeNames) };
+  if (node.kind === 'array') {
+    const items = node.items.map(lowerCaseTypeNames);
+    return items.every((item, index) => item === node.items[index]) ? node : { ...node, items };
+  }
   if (node.kind !== 'object') return node;
-  const members = node.members.map((m) => ({ ...m, value: m.key === 'type' && m.value.kind === 'string' && geminiTypeNames.has(m.value.value) ? { ...m.value, value: m.value.value.toLowerCase() } : lowerCaseTypeNames(m.value) }));
-  return { ...node, members };
+  const members = node.members.map((m) => (m.key === 'type' && m.value.kind === 'string' && geminiTypeNames.has(m.value.value) ? { ...m, value: { ...m.value, value: m.value.value.toLowerCase() } } : { ...m, value: lowerCaseTypeNames(m.value) }));
+  return members.every((m, index) => m.value === node.members[index]!.value) ? node : { ...node, members };
 }
 
 function readGemini(node: JsonNode): SourceTool {
@@ -139,7 +143,7 @@ function readGemini(node: JsonNode): SourceTool {
   const fromOpenApi = (field: JsonMember | undefined): JsonMember | undefined => {
     if (field === undefined) return undefined;
     const value = lowerCaseTypeNames(field.value);
-    if (value !== field.value && JSON.stringify(value) !== JSON.stringify(field.value)) notes.push(`Gemini "${field.key}" names types in upper case; they are written in lower case, as JSON Schema names them`);
+    if (value !== field.value) notes.push(`Gemini "${field.key}" names types in upper case; they are written in lower case, as JSON Schema names them`);
     return { ...field, value };
   };
   const tool = sourceTool(node, { name: member(node, 'name'), description: member(node, 'description'), input: jsonSchema ?? fromOpenApi(openApi), output: responseJsonSchema ?? fromOpenApi(response), inputField: 'parametersJsonSchema', outputField: 'responseJsonSchema' }, notes);
