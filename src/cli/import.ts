@@ -4,6 +4,7 @@ import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { importTools, type Finding, type ToolResult } from '../import/import-tools.js';
 import { listToolsOverHttp, listToolsOverStdio } from '../import/mcp-client.js';
 import { parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
+import { readTypeScriptTools } from '../import/typescript.js';
 import { writeContracts } from '../import/write-contracts.js';
 import type { OutputFormat } from './report.js';
 
@@ -13,7 +14,7 @@ export type ImportSource = { readonly kind: 'file'; readonly path: string } | { 
 export interface ImportCommandOptions {
   readonly source: ImportSource;
   /** The format of a file, when it is not to be recognised. */
-  readonly from?: SourceFormat;
+  readonly from?: SourceFormat | 'ts';
   readonly out: string;
   readonly format: OutputFormat;
   /** How long one request to a live server may take, in milliseconds. */
@@ -21,12 +22,15 @@ export interface ImportCommandOptions {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${sourceFormats.join('|')}]
+/** What --from takes: a definitions format, or `ts` for TypeScript declarations. */
+const fromChoices: readonly (SourceFormat | 'ts')[] = [...sourceFormats, 'ts'];
+
+export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${fromChoices.join('|')}]
        jtc import --stdio "<command>" -o <contracts dir> [--timeout <seconds>]
        jtc import --url <Streamable HTTP endpoint> -o <contracts dir> [--header "Name: value"]… [--timeout <seconds>]
 
 Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or
-Responses), Anthropic or Gemini function definitions, or a live
+Responses), Anthropic or Gemini function definitions, TypeScript declarations (--from ts), or a live
 MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused
 with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors.
 `;
@@ -62,7 +66,7 @@ export function parseImportArgs(args: readonly string[]): ImportCommandOptions |
   const source = sources[0]!;
   if (values.out === undefined) throw new UsageError('import: name the contracts folder with -o <dir>');
   const from = values.from;
-  if (from !== undefined && !(sourceFormats as readonly string[]).includes(from)) throw new UsageError(`--from takes ${sourceFormats.join(', ')}, not "${from}"`);
+  if (from !== undefined && !(fromChoices as readonly string[]).includes(from)) throw new UsageError(`--from takes ${fromChoices.join(', ')}, not "${from}"`);
   if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not "${values.format}"`);
   const seconds = Number(values.timeout);
@@ -73,7 +77,7 @@ export function parseImportArgs(args: readonly string[]): ImportCommandOptions |
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
-  return { source, ...(from === undefined ? {} : { from: from as SourceFormat }), out: values.out, format: values.format, timeoutMs: seconds * 1000, headers };
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), out: values.out, format: values.format, timeoutMs: seconds * 1000, headers };
 }
 
 /** Reads the source, imports every tool, writes the imported contracts and reports; returns the exit code. */
@@ -103,6 +107,8 @@ async function toolsOf(options: ImportCommandOptions): Promise<{ readonly tools:
   }
   const path = source.path;
   if (!withIoErrors(path, () => statSync(path)).isFile()) throw new UsageError(`${path}: not a regular file`);
+  // The declarations' schemas are built, not read: findings have no place in the .ts file.
+  if (options.from === 'ts') return { tools: await readTypeScriptTools(path) };
   const text = withIoErrors(path, () => readFileSync(path, 'utf8'));
   return { tools: readTools(parseToolList(text, path), path, options.from).tools, sourceFile: path };
 }
