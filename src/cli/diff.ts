@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { checkContracts, type SourceText } from '../contract/check-contracts.js';
-import { contractSuffix, discoverContracts, readContractSources } from '../contract/discover.js';
+import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import { compareDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import { diffContracts } from '../diff/diff-contracts.js';
+import { versionsAgainstRevision } from '../diff/git-base.js';
 import { formatReport, type OutputFormat } from './report.js';
 
 export interface DiffCommandOptions {
@@ -23,13 +23,13 @@ export function runDiff(inputs: readonly string[], options: DiffCommandOptions, 
   let after: SourceText[];
   if (options.base !== undefined) {
     if (inputs.length === 0) throw new UsageError('diff --base <rev>: name the contract files or folders to compare');
-    before = gitSources(options.base, inputs);
-    after = sources(inputs);
+    ({ before, after } = versionsAgainstRevision(options.base, inputs));
   } else {
     if (inputs.length !== 2) throw new UsageError('diff: name the old and the new version (two files or folders), or use --base <rev> <inputs…>');
     before = sources([inputs[0]!]);
     after = sources([inputs[1]!]);
   }
+  if (before.length === 0 && after.length === 0) throw new UsageError(`diff: no contract under ${inputs.join(', ')}, in either version: nothing to compare`);
   const check = { exactNumbers: options.exactNumbers };
   const [old, now] = [checkContracts(before, check), checkContracts(after, check)];
   const problems = [...old.diagnostics, ...now.diagnostics].filter((d) => d.severity === 'error');
@@ -48,25 +48,4 @@ export function runDiff(inputs: readonly string[], options: DiffCommandOptions, 
 
 function sources(inputs: readonly string[]): SourceText[] {
   return readContractSources(discoverContracts(inputs)).map((s) => ({ file: s.file, text: s.bytes }));
-}
-
-/** The contracts under `inputs` as they are at a git revision; files are named `rev:path`. */
-function gitSources(revision: string, inputs: readonly string[]): SourceText[] {
-  const git = (args: string[]): Buffer => {
-    try {
-      return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
-    } catch (error) {
-      const stderr =
-        String((error as { stderr?: Buffer }).stderr ?? '')
-          .trim()
-          .split('\n')[0] ?? '';
-      throw new UsageError(`git ${args[0]} ${revision}: ${stderr || (error as Error).message}`);
-    }
-  };
-  const paths = git(['ls-tree', '-r', '--name-only', revision, '--', ...inputs])
-    .toString('utf8')
-    .split('\n')
-    .filter((path) => path.endsWith(contractSuffix) && !path.split('/').some((part) => part === 'node_modules' || part.startsWith('.')))
-    .sort();
-  return paths.map((path) => ({ file: `${revision}:${path}`, text: new Uint8Array(git(['show', `${revision}:./${path}`])) }));
 }

@@ -4,6 +4,11 @@ import { join, relative } from 'node:path';
 
 export const contractSuffix = '.contract.json';
 
+/** Folders a search below an input never enters: dependencies and dot-folders (`.git`, `.jtc-cache`). */
+export function isSkippedFolder(name: string): boolean {
+  return name === 'node_modules' || name.startsWith('.');
+}
+
 export interface ContractSource {
   /** The path as shown to the user: relative to the working directory when inside it. */
   readonly file: string;
@@ -27,7 +32,7 @@ export function discoverContracts(inputs: readonly string[], cwd = process.cwd()
       const path = join(dir, entry.name);
       const target = entry.isSymbolicLink() ? kindOf(path) : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
       if (target === 'folder') {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path);
+        if (!isSkippedFolder(entry.name)) walk(path);
       } else if ((target === 'file' || target === 'missing') && entry.name.endsWith(contractSuffix)) {
         // Regular files only: a FIFO or a device with a contract's name would block the read. A
         // dangling link is kept, so that reading it reports the missing file.
