@@ -50,6 +50,8 @@ export function generatedNameProblem(name: string): string | undefined {
   if (name.toLowerCase() === 'index') return 'would be written to the index file itself (index.ts)';
   if (windowsDeviceNames.test(name.split('.')[0]!)) return `would give the file ${name}.ts, which Windows reserves as a device name`;
   if (exportName(name) === indexRecordName) return `would be exported from the index as "${indexRecordName}", the name of the index's record of every contract`;
+  // TypeScript reads any `.ts` file whose name holds `.d.` as declarations (`x.d.css.ts` declares `x.css`).
+  if (name.split('.').slice(1).includes('d')) return `would give the file ${name}.ts, which TypeScript reads as a declaration file (a "d" segment after the first)`;
   if (reservedWords.has(exportName(name))) return `would be exported from the index as "${exportName(name)}", a reserved word that cannot be imported`;
   return undefined;
 }

@@ -59,10 +59,10 @@ describe('tool names', () => {
 
 describe('names that give generated names that cannot work (JTC126) or collide by case (JTC125)', () => {
   const nameCodes = (name: string) => checkContract(contract({ name }), 'x').diagnostics.map((d) => d.code);
-  it.each(['index', 'Index', '_1', '_9lives', '_', '__', '_-_', 'class', 'default', 'delete', 'con', 'con.get', 'NUL', 'lpt1.x', 'contracts', 'Contracts', '_contracts'])('refuses %j', (name) => {
+  it.each(['index', 'Index', '_1', '_9lives', '_', '__', '_-_', 'class', 'default', 'delete', 'con', 'con.get', 'NUL', 'lpt1.x', 'contracts', 'Contracts', '_contracts', 'svc.d.list', 'svc.d', 'a.b.d'])('refuses %j', (name) => {
     expect(nameCodes(name)).toEqual(['JTC126']);
   });
-  it.each(['indexer', 'index.get', 'math.class', 'classify', 'console.log', '_a1', 'a._1', 'contracts.list', 'contract'])('accepts %j', (name) => {
+  it.each(['indexer', 'index.get', 'math.class', 'classify', 'console.log', '_a1', 'a._1', 'contracts.list', 'contract', 'd.list', 'svc.D.list', 'svc.dd.list', 'svc.d_.list'])('accepts %j', (name) => {
     expect(nameCodes(name)).toEqual([]);
   });
   it('refuses a second name that differs from another only in case', () => {

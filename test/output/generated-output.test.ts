@@ -89,7 +89,7 @@ describe('generated output', () => {
       fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('.')),
       { numRuns: 300, seed: 7 },
     );
-    const extra = ['index', '_1', '_', 'class', 'Index', 'a.Bc', 'a.bC', 'con', 'constructor', '__proto__', 'toString', 'x_-y', 'A-1.b_2', 'contracts', 'Contracts', 'contract'];
+    const extra = ['index', '_1', '_', 'class', 'Index', 'a.Bc', 'a.bC', 'con', 'constructor', '__proto__', 'toString', 'x_-y', 'A-1.b_2', 'contracts', 'Contracts', 'contract', 'svc.d.list', 'svc.d', 'd.list', 'svc.D.list'];
     const sources = [...new Set([...names, ...extra])].map((name, i) => ({ file: `n${i}.contract.json`, text: JSON.stringify({ name, description: 'D.', input: { type: 'object', properties: { v: { type: 'string' } } }, output: {} }) }));
     const checked = checkContracts(sources);
     const accepted = new Set(checked.contracts.map((c) => c.file));
