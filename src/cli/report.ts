@@ -1,5 +1,5 @@
 import { diagnosticCodes } from '../diagnostics/codes.js';
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { escapeForTerminal, formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -26,7 +26,7 @@ export function formatReport(format: OutputFormat, diagnostics: readonly Diagnos
     const withTitles = diagnostics.map((d) => ({ ...d, title: diagnosticCodes[d.code].title }));
     return `${JSON.stringify({ diagnostics: withTitles, ...extra, summary }, null, 2)}\n`;
   }
-  return `${[...diagnostics.map(formatDiagnostic), ...extraLines, summaryLine(summary)].join('\n')}\n`;
+  return `${[...diagnostics.map(formatDiagnostic), ...extraLines.map(escapeForTerminal), summaryLine(summary)].join('\n')}\n`;
 }
 
 /** Exit codes: 0 clean (warnings allowed), 1 contract errors (warnings too with --strict), 2 usage or I/O. */

@@ -51,11 +51,30 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
-/** `file:line:col - error JTC104: message at /pointer (hint)`, the shape tsc and editors understand. */
+/**
+ * `file:line:col - error JTC104: message at /pointer (hint)`, the shape tsc and editors
+ * understand, on one line a terminal shows as it is (see `escapeForTerminal`).
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.pointer === '' ? '' : ` at ${d.pointer}`;
   const hint = d.hint === undefined ? '' : ` (${d.hint})`;
-  return `${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}${where}${hint}`;
+  return escapeForTerminal(`${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}${where}${hint}`);
+}
+
+/**
+ * Characters a terminal acts on or that hide text: C0 controls (escape sequences retitle or clear
+ * the terminal, a newline splits a report line), DEL, C1 controls (0x9b starts a sequence on some
+ * terminals), the bidirectional controls that reorder what is shown and the line separators.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for
+const terminalUnsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from contracts and file names as a person reads it: every character of `terminalUnsafe`
+ * written as a `\u` escape. Human-facing output goes through it; JSON output stays exact JSON.
+ */
+export function escapeForTerminal(text: string): string {
+  return text.replace(terminalUnsafe, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Escapes one reference token of a JSON Pointer (RFC 6901). */

@@ -1,6 +1,15 @@
-/** A problem with the command line or the file system: exit code 2, a message, no stack trace. */
+import { escapeForTerminal } from './diagnostic.js';
+
+/**
+ * A problem with the command line or the file system: exit code 2, a message, no stack trace.
+ * The message is for a terminal, so what it quotes (a path, a revision) is escaped there.
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+
+  constructor(message: string) {
+    super(escapeForTerminal(message));
+  }
 }
 
 /** Runs a file-system action; any failure becomes a UsageError naming the path and the reason. */
