@@ -232,25 +232,27 @@ export function readString(keyword: string) {
   return (node: JsonNode, context: ReadContext): string | undefined => (node.kind === 'string' ? node.value : invalidValue(context, node, `"${keyword}" must be a string, found ${node.kind}`));
 }
 
-function* numbersIn(node: JsonNode): Generator<Extract<JsonNode, { kind: 'number' }>> {
-  if (node.kind === 'number') yield node;
-  else if (node.kind === 'array') for (const item of node.items) yield* numbersIn(item);
-  else if (node.kind === 'object') for (const member of node.members) yield* numbersIn(member.value);
+/**
+ * The first number outside the f64 range inside a value, in source order. A stack, not a
+ * recursive generator: a `yield*` chain hands every number through each level above it, which made
+ * a value nested deep cost numbers × depth (the checker must stay linear in the file).
+ */
+function firstNumberOutsideF64(node: JsonNode): Extract<JsonNode, { kind: 'number' }> | undefined {
+  const pending: JsonNode[] = [node];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.kind === 'number' && !Number.isFinite(Number(next.lexeme))) return next;
+    if (next.kind === 'array') for (let i = next.items.length - 1; i >= 0; i--) pending.push(next.items[i]!);
+    else if (next.kind === 'object') for (let i = next.members.length - 1; i >= 0; i--) pending.push(next.members[i]!.value);
+  }
+  return undefined;
 }
 
-/**
- * In the default mode a generated module holds values as JS numbers, so a value anywhere inside
- * `enum`, `default` or `examples` must have an f64 (JTC117); true when every number does.
- */
 export function valuesFitF64(keyword: string, node: JsonNode, context: ReadContext): boolean {
   if (context.exactNumbers) return true;
-  for (const value of numbersIn(node)) {
-    if (!Number.isFinite(Number(value.lexeme))) {
-      reportAt(context, 'JTC117', value, `${keyword} value ${value.lexeme} is outside the range of a 64-bit float`, 'build with --exact-numbers to keep every digit, or use a smaller number');
-      return false;
-    }
-  }
-  return true;
+  const outside = firstNumberOutsideF64(node);
+  if (outside === undefined) return true;
+  reportAt(context, 'JTC117', outside, `${keyword} value ${outside.lexeme} is outside the range of a 64-bit float`, 'build with --exact-numbers to keep every digit, or use a smaller number');
+  return false;
 }
 
 /** Renames a member where it stands: the edit replaces its key only. */
