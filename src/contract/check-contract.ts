@@ -1,4 +1,4 @@
-import { compareDiagnostics, makeDiagnostic, type Diagnostic, type DiagnosticInput, type Position } from '../diagnostics/diagnostic.js';
+import { appendPointer, compareDiagnostics, makeDiagnostic, type Diagnostic, type DiagnosticInput, type Position } from '../diagnostics/diagnostic.js';
 import { canonicalJson, sha256Hex } from '../ir/canonical.js';
 import { findMember, type JsonNode } from '../source/json-node.js';
 import { parseSourceBytes, parseSourceText } from '../source/parse.js';
@@ -6,6 +6,8 @@ import { checkSchema } from '../subset/check-schema.js';
 import { numericReading } from '../subset/numeric-reading.js';
 import { findSchemaWarnings } from '../subset/warnings.js';
 import type { ContractIR } from '../ir/contract-ir.js';
+import type { SchemaNode } from '../ir/schema-node.js';
+import { typeKeyword } from '../subset/keywords/type.js';
 import { generatedNameProblem, toolNameProblem } from './names.js';
 import { contractFindings, positionIndex, positionOf } from './targets.js';
 
@@ -81,6 +83,13 @@ export function checkContract(source: string | Uint8Array, file: string, options
   };
   const input = schemaOf(field('input'));
   const output = schemaOf(field('output'));
+  for (const [side, schema] of [
+    ['input', input],
+    ['output', output],
+  ] as const) {
+    const problem = schema === undefined ? undefined : rootProblem(side, schema, (pointer) => positionOf(positionIndex(root), pointer, schema.position));
+    if (problem !== undefined) report(problem);
+  }
 
   if (name && input && output) {
     const positions = positionIndex(root);
@@ -106,6 +115,24 @@ export function checkContract(source: string | Uint8Array, file: string, options
     },
     diagnostics,
   };
+}
+
+/**
+ * The runtime's envelope takes a JSON object or array only (the spec's call boundary), so a root
+ * that can hold neither would build a tool whose every call fails.
+ */
+function rootProblem(side: 'input' | 'output', schema: SchemaNode, positionAt: (pointer: string) => Position): DiagnosticInput | undefined {
+  const hint = `a tool's ${side} is a JSON object or array: wrap the value in an object, e.g. {"type": "object", "properties": {"value": …}, "required": ["value"]}`;
+  const message = (what: string) => `the ${side} root ${what}, so it can never be a JSON object or array, the only values the runtime takes`;
+  if (schema.kind !== 'any' && schema.kind !== 'object' && schema.kind !== 'array') {
+    const pointer = appendPointer(schema.pointer, typeKeyword.definition.keyword);
+    return { code: 'JTC127', position: positionAt(pointer), pointer, message: message(`is of type "${schema.kind}"`), hint };
+  }
+  const members = schema.enum?.values ?? [];
+  if (members.length > 0 && members.every((value) => value.kind !== 'object' && value.kind !== 'array')) {
+    return { code: 'JTC127', position: schema.enum!.position, pointer: schema.enum!.pointer, message: message('is an enum of scalars only'), hint };
+  }
+  return undefined;
 }
 
 function textField(node: JsonNode | undefined, code: 'JTC122' | 'JTC123', key: string, report: (d: DiagnosticInput) => void): { value: string; position: Position } | undefined {

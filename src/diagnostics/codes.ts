@@ -31,6 +31,7 @@ export const diagnosticCodes = {
   JTC124: { severity: 'error', title: 'duplicate tool name' },
   JTC125: { severity: 'error', title: 'generated name collision' },
   JTC126: { severity: 'error', title: 'tool name gives no usable generated name' },
+  JTC127: { severity: 'error', title: 'root that can never be a JSON object or array' },
   JTC201: { severity: 'warning', title: 'keyword does not apply to the declared type' },
   JTC202: { severity: 'warning', title: 'unsatisfiable bounds' },
   JTC203: { severity: 'warning', title: 'enum value rejected by its own schema' },

@@ -44,7 +44,16 @@ const union = (members: Union): Code => join(members, ' | ');
 function rootDeclaration(node: SchemaNode, name: Code, role: string, scope: TypeScope): Code {
   const doc = docComment([role, ...docLines(node)], '');
   if (node.kind === 'object' && node.enum === undefined && !admitsNoObject(node.rules)) return code`${doc}export interface ${name} ${union(objectRules.type(node.rules, scope, ''))}`;
-  return code`${doc}export type ${name} = ${union(typeOf(node, scope, ''))};`;
+  return code`${doc}export type ${name} = ${union(node.kind === 'any' ? envelopeType(node, scope) : typeOf(node, scope, ''))};`;
+}
+
+/**
+ * A root without `type` holds what the runtime's envelope lets through, a JSON object or array
+ * (a root that can hold neither is JTC127): its object and array rules, or its enum's objects and arrays.
+ */
+function envelopeType(node: Extract<SchemaNode, { kind: 'any' }>, scope: TypeScope): Union {
+  if (node.enum !== undefined) return enumValues.type({ ...node.enum, accepted: node.enum.accepted.filter((value) => value.kind === 'object' || value.kind === 'array') }, scope.exactNumbers);
+  return [...objectRules.type(node.rules.object, scope, ''), ...arrayRules.type(node.rules.array, scope, '')];
 }
 
 /** `indent` is the indentation of the line the type starts on; nested type literals go deeper. */

@@ -15,9 +15,9 @@ describe('checkContract', () => {
   });
 
   it('hashes the canonical form: key order and whitespace do not change it, content does', () => {
-    const a = checkContract('{"name":"a.b","description":"D.","input":{"type":"string","maxLength":3},"output":{}}', 'a').contract!.hash;
-    const b = checkContract('{ "output": {}, "input": { "maxLength": 3, "type": "string" },\n "description": "D.", "name": "a.b" }', 'b').contract!.hash;
-    const c = checkContract('{"name":"a.b","description":"D.","input":{"type":"string","maxLength":4},"output":{}}', 'c').contract!.hash;
+    const a = checkContract('{"name":"a.b","description":"D.","input":{"type":"array","maxItems":3},"output":{}}', 'a').contract!.hash;
+    const b = checkContract('{ "output": {}, "input": { "maxItems": 3, "type": "array" },\n "description": "D.", "name": "a.b" }', 'b').contract!.hash;
+    const c = checkContract('{"name":"a.b","description":"D.","input":{"type":"array","maxItems":4},"output":{}}', 'c').contract!.hash;
     expect(a).toBe(b);
     expect(a).not.toBe(c);
   });
@@ -37,9 +37,30 @@ describe('checkContract', () => {
 
   it('returns no IR when there is an error, and the IR with warnings', () => {
     expect(checkContract(contract({ input: { pattern: 'x' } }), 'x').contract).toBeUndefined();
-    const warned = checkContract(contract({ input: { type: 'integer', minLength: 1 } }), 'x');
+    const warned = checkContract(contract({ input: { type: 'array', minLength: 1 } }), 'x');
     expect(warned.diagnostics.map((d) => d.severity)).toEqual(['warning']);
     expect(warned.contract).toBeDefined();
+  });
+});
+
+describe('roots the runtime can take (JTC127)', () => {
+  const rootCodes = (input: unknown, output: unknown = {}) => checkContract(contract({ input, output }), 'x').diagnostics.map((d) => `${d.code} ${d.pointer}`);
+  it.each(['string', 'integer', 'number', 'boolean', 'null'])('refuses a root of type %s, on either side, at its type', (type) => {
+    expect(rootCodes({ type })).toEqual(['JTC127 /input/type']);
+    expect(rootCodes({}, { type, description: 'x' })).toEqual(['JTC127 /output/type']);
+  });
+  it('refuses a root enum of scalars only, at the enum', () => {
+    expect(rootCodes({ enum: [1, 'a', null, true] })).toEqual(['JTC127 /input/enum']);
+  });
+  it('takes roots that can hold an object or an array', () => {
+    for (const root of [{}, { type: 'object' }, { type: 'array' }, { enum: [1, { a: 1 }] }, { enum: [[1]] }, { properties: { a: { type: 'string' } } }]) expect(rootCodes(root, root)).toEqual([]);
+    // An empty enum holds nothing at all: JTC204 says so.
+    expect(rootCodes({ enum: [] })).toEqual(['JTC204 /input/enum']);
+  });
+  it('says why and what to do', () => {
+    const [found] = checkContract(contract({ output: { type: 'string' } }), 'x').diagnostics;
+    expect(found).toMatchObject({ code: 'JTC127', severity: 'error', message: 'the output root is of type "string", so it can never be a JSON object or array, the only values the runtime takes' });
+    expect(found!.hint).toContain('wrap the value in an object');
   });
 });
 

@@ -50,7 +50,7 @@ describe('jtc diff: classification from the IR', () => {
   });
 
   it('compares bounds as exact decimals', () => {
-    const bounded = (maximum: string) => ({ file: 'a.contract.json', text: `{"name":"a.b","description":"D.","input":{"type":"number","maximum":${maximum}},"output":{}}` });
+    const bounded = (maximum: string) => ({ file: 'a.contract.json', text: `{"name":"a.b","description":"D.","input":{"type":"array","items":{"type":"number","maximum":${maximum}}},"output":{}}` });
     const exact = (a: string, b: string) => diffContracts(checkContracts([bounded(a)], { exactNumbers: true }).contracts, checkContracts([bounded(b)], { exactNumbers: true }).contracts, true).map((d) => d.code);
     expect(exact('0.30000000000000000002', '0.30000000000000000001')).toEqual(['JTC401']);
     expect(exact('1.0', '1')).toEqual([]);

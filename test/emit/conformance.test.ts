@@ -33,6 +33,7 @@ describe.each(['rejected', 'boolean-schema'])('JSON-Schema-Test-Suite: %s groups
   it.each(load(name).map((g) => [`${g.file}: ${g.description}`, g] as const))('%s', (_, group) => {
     const result = checkContract(`{"name":"t.t","description":"D.","input":${group.schemaText},"output":{}}`, 't');
     expect(result.contract).toBeUndefined();
-    expect(result.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    // Refused for what the group tests, not only because a scalar root cannot reach the runtime (JTC127).
+    expect(result.diagnostics.some((d) => d.severity === 'error' && d.code !== 'JTC127')).toBe(true);
   });
 });

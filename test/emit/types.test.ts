@@ -22,8 +22,14 @@ describe('emitted types', () => {
   });
 
   it('write enum members as literal types, arrays as tuples and objects on one line', () => {
-    expect(inputType({ enum: [null, true, -1.5, [1, 'x'], { kind: 'point' }, {}] })).toContain('export type TypesCaseInput = null | true | -1.5 | [1, "x"] | { kind: "point"; } | {};');
+    expect(inputType({ type: 'array', items: { enum: [null, true, -1.5, [1, 'x'], { kind: 'point' }, {}] } })).toContain('export type TypesCaseInput = (null | true | -1.5 | [1, "x"] | { kind: "point"; } | {})[];');
     expect(inputType({ enum: [] })).toContain('export type TypesCaseInput = never;');
+  });
+
+  it('type a root without "type" as what the runtime takes there, a JSON object or array', () => {
+    expect(inputType({})).toBe(['/** Input of the `types.case` tool. */', 'export type TypesCaseInput = {', '  [key: string]: unknown;', '} | JsonValue[];'].join('\n'));
+    expect(inputType({ properties: { id: { type: 'integer' } }, required: ['id'], items: { type: 'string' } })).toContain(['export type TypesCaseInput = {', '  /** @integer */', '  id: number;', '  [key: string]: unknown;', '} | string[];'].join('\n'));
+    expect(inputType({ enum: [1, 'x', [1], { a: null }] })).toContain('export type TypesCaseInput = [1] | { a: null; };');
   });
 
   it('nest object literals one level deeper per object, with their comments', () => {

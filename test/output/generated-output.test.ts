@@ -31,7 +31,10 @@ const warnedContracts: SourceText[] = [
   ['object', '[1, {"k": 1}]'],
   ['array', '["x", [1]]'],
   ['boolean', '[null]'],
-].map(([type, values], i) => ({ file: `warned-${i}.contract.json`, text: `{"name":"warned.enum${i}","description":"D.","input":{"type":"${type}","enum":${values}},"output":{"type":"object","properties":{"v":{"type":"${type}","enum":${values}}},"required":["v"],"additionalProperties":false}}` }));
+].map(([type, values], i) => ({
+  file: `warned-${i}.contract.json`,
+  text: `{"name":"warned.enum${i}","description":"D.","input":{"type":"object","properties":{"v":{"type":"${type}","enum":${values}}}},"output":{"type":"object","properties":{"v":{"type":"${type}","enum":${values}}},"required":["v"],"additionalProperties":false}}`,
+}));
 warnedContracts.push({ file: 'warned-closed.contract.json', text: '{"name":"warned.closed","description":"D.","input":{"type":"object","required":["a"],"additionalProperties":false},"output":{"type":"object","properties":{"o":{"type":"object","required":["b"],"additionalProperties":false}}}}' });
 
 describe('generated output', () => {

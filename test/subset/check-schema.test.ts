@@ -3,6 +3,8 @@ import { checkContract } from '../../src/contract/check-contract.js';
 
 const check = (input: string, options = {}) => checkContract(`{"name":"t.t","description":"D.","input":${input},"output":{}}`, 'x', options);
 const codes = (input: string) => check(input).diagnostics.map((d) => d.code);
+/** A schema as the one property of an object root, where any type may stand (a root must be able to hold an object or an array). */
+const inProperty = (schema: string) => `{"type": "object", "properties": {"v": ${schema}}}`;
 
 describe('keyword values', () => {
   it.each([
@@ -43,7 +45,8 @@ describe('keyword values', () => {
   });
 
   it('keeps bounds as exact decimals', () => {
-    const ir = check('{"type": "number", "minimum": 0.30000000000000000001}').contract!.input;
+    const root = check(inProperty('{"type": "number", "minimum": 0.30000000000000000001}')).contract!.input;
+    const ir = root.kind === 'object' ? root.rules.properties[0]!.schema : root;
     expect(ir.kind === 'number' && ir.rules.minimum?.value).toEqual({ negative: false, digits: '30000000000000000001', exponent: -20n });
   });
 
@@ -107,7 +110,7 @@ describe('warnings', () => {
     ['{"type": "string", "examples": ["ok", 3]}', 'JTC207'],
     ['{"type": "array", "items": {"type": "integer"}, "default": [1, "2"]}', 'JTC207'],
   ])('%s → %s', (schema, code) => {
-    const diagnostics = check(schema).diagnostics;
+    const diagnostics = check(inProperty(schema)).diagnostics;
     expect(diagnostics.map((d) => [d.code, d.severity])).toEqual([[code, 'warning']]);
   });
 

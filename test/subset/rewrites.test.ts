@@ -26,7 +26,7 @@ describe('exact rewrites', () => {
     ['quick-fixes/JTC104-exclusive-minimum-on-integer.contract.json', 'replace "exclusiveMinimum" 0 with "minimum" 1 (the schema takes integers only)', '{ "type": "integer", "minimum": 1 }'],
     ['quick-fixes/JTC104-exclusive-maximum-on-integer.contract.json', 'replace "exclusiveMaximum" 100.5 with "maximum" 100 (the schema takes integers only)', '"minimum": 0, "maximum": 100 }'],
     ['quick-fixes/JTC110-one-element-type-array.contract.json', 'replace the one-element type array with "string"', '{ "type": "string", "maxLength": 64 }'],
-    ['quick-fixes/JTC201-max-items-on-string.contract.json', 'remove "maxItems", which has no effect on this type', '"type": "string",\n    "maxLength": 10\n'],
+    ['quick-fixes/JTC201-max-items-on-string.contract.json', 'remove "maxItems", which has no effect on this type', '"type": "string",\n        "maxLength": 10\n'],
   ])('%s: %s, and the result checks clean', (path, title, written) => {
     const { rewrite, fixed } = rewriteOnce(fixture(path));
     expect(rewrite?.title).toBe(title);
@@ -62,9 +62,9 @@ describe('exact rewrites', () => {
 
   it('removes a member wherever it stands in its object', () => {
     const warned = (members: string): string => rewriteOnce(`{"name": "a.b", "description": "d", "input": {${members}}, "output": {}}`).fixed;
-    expect(warned('"minLength": 1, "type": "integer"')).toContain('"input": {"type": "integer"}');
-    expect(warned('"type": "integer", "minLength": 1')).toContain('"input": {"type": "integer"}');
-    expect(warned('"type": "integer", "minLength": 1, "title": "t"')).toContain('"input": {"type": "integer", "title": "t"}');
+    expect(warned('"minLength": 1, "type": "array"')).toContain('"input": {"type": "array"}');
+    expect(warned('"type": "array", "minLength": 1')).toContain('"input": {"type": "array"}');
+    expect(warned('"type": "array", "minLength": 1, "title": "t"')).toContain('"input": {"type": "array", "title": "t"}');
   });
 });
 
