@@ -36,10 +36,10 @@ export async function runBuild(inputs: readonly string[], options: BuildCommandO
   const compileOptions = { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets };
   // Targets change only diagnostics, which the cache keeps per contract: they are part of the key.
   const flags = JSON.stringify([options.emit, options.exactNumbers, options.targets]);
-  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${flags}`);
+  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${flags}`, options.emit);
   if (cache === undefined) removeBuildCache(options.out);
   const keys = sources.map((source) => cache?.keyOf(source, flags));
-  const cached = keys.map((key) => (key === undefined ? undefined : cache?.hit(key)));
+  const cached = keys.map((key, i) => (key === undefined ? undefined : cache?.hit(key, sources[i]!.file)));
   const misses = sources.filter((_, i) => cached[i] === undefined);
   const fresh = (await compileSourcesInParallel(misses, compileOptions, options.jobs)).compiled;
   let next = 0;

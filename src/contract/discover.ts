@@ -1,5 +1,7 @@
+import { readRegularFile } from '../diagnostics/read-file.js';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { maxSourceBytes } from '../source/parse.js';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const contractSuffix = '.contract.json';
@@ -49,8 +51,16 @@ export function discoverContracts(inputs: readonly string[], cwd = process.cwd()
   return [...found].map((path) => displayPath(path, cwd)).sort();
 }
 
+/**
+ * Reads each file once, at most one byte past the size limit: a file over it costs no more memory
+ * than one at it, and the parser reports it (JTC107) from the bytes read.
+ */
 export function readContractSources(paths: readonly string[]): ContractSource[] {
-  return paths.map((file) => ({ file, bytes: withIoErrors(file, () => readFileSync(file)) }));
+  return paths.map((file) => {
+    const bytes = readRegularFile(file, { limit: maxSourceBytes + 1, role: 'a contract file', followLinks: true });
+    if (bytes === undefined) throw new UsageError(`${file}: no such file or folder`);
+    return { file, bytes };
+  });
 }
 
 function displayPath(path: string, cwd: string): string {

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { contractSuffix } from '../contract/discover.js';
+import { type EntryKind, kindOf, misplaced, readRegularFile } from '../diagnostics/read-file.js';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { generatedMarker } from '../emit/marker.js';
 import type { GeneratedFile } from './file-set.js';
+import { lockOutput } from './lock.js';
+import { randomTempName, removeStaleTemps } from './temp-files.js';
 
 export interface Drift {
   /** Generated files whose committed text differs. */
@@ -20,12 +22,21 @@ export interface WriteResult {
   readonly unchanged: readonly string[];
 }
 
+const markerBytes = Buffer.from(generatedMarker);
+
+/** Whether a regular file starts with our header; only the header's bytes are read. */
 function isGenerated(path: string): boolean {
   try {
-    return readFileSync(path, 'utf8').startsWith(generatedMarker);
+    return readRegularFile(path, { limit: markerBytes.length, role: 'a generated file', followLinks: true })?.equals(markerBytes) === true;
   } catch {
     return false;
   }
+}
+
+/** Whether the file holds exactly `text`: at most one byte more than the text is read. */
+function holdsText(path: string, text: string): boolean {
+  const expected = Buffer.from(text);
+  return readRegularFile(path, { limit: expected.length + 1, role: 'a generated file', followLinks: true })?.equals(expected) === true;
 }
 
 function existingFiles(outDir: string): string[] {
@@ -53,23 +64,18 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[], u
     const path = join(outDir, file.path);
     const kind = entryKind(path);
     if (kind === 'none') missing.push(file.path);
-    else if (kind !== 'file') throw new UsageError(`${path}: is a ${kind} where a generated file belongs; move or remove it`);
-    else if (withIoErrors(path, () => readFileSync(path, 'utf8')) !== file.text) stale.push(file.path);
+    else if (kind !== 'file') throw misplaced(path, kind, 'a generated file');
+    else if (!holdsText(path, file.text)) stale.push(file.path);
   }
   const orphaned = existingFiles(outDir).filter((name) => !wanted.has(name) && isGenerated(join(outDir, name)));
   return { stale, missing, orphaned };
 }
 
 /** What stands at a path (through a symlink); a dangling link counts as nothing, since the rename replaces it. */
-function entryKind(path: string): 'none' | 'file' | 'folder' | 'special file' {
+function entryKind(path: string): EntryKind | 'none' {
   const stat = withIoErrors(path, () => statSync(path, { throwIfNoEntry: false }));
-  if (stat === undefined) return 'none';
-  return stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'special file';
+  return stat === undefined ? 'none' : kindOf(stat);
 }
-
-/** Temporary files of ours: `.jtc-<16 hex>.tmp`, and the `.<file>.<pid>.tmp` names of earlier versions. */
-const tempNamePattern = /^\.jtc-[0-9a-f]{16}\.tmp$|^\..+\.(?:d\.ts|ts|js)\.[0-9]+\.tmp$/;
-const lockName = '.jtc-build.lock';
 
 /**
  * Writes the complete file set or nothing: every file goes to a temporary name first (created
@@ -102,8 +108,6 @@ export interface WriteOptions {
   readonly afterWrite?: () => void;
 }
 
-const randomTempName = (): string => `.jtc-${randomBytes(8).toString('hex')}.tmp`;
-
 /** `unchanged`: files an incremental build knows to be up to date; they are neither read nor deleted. */
 function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: () => string, unchanged: readonly string[]): WriteResult {
   const drift = compareOutput(outDir, files, unchanged);
@@ -125,49 +129,4 @@ function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: 
     deleted: drift.orphaned,
     unchanged: [...files.filter((f) => !changed.has(f.path)).map((f) => f.path), ...unchanged].sort(),
   };
-}
-
-/** Temporary files a killed build left behind; only regular files (or links, which are removed, not followed) with our names. */
-function removeStaleTemps(outDir: string): void {
-  for (const entry of withIoErrors(outDir, () => readdirSync(outDir, { withFileTypes: true }))) {
-    if ((entry.isFile() || entry.isSymbolicLink()) && tempNamePattern.test(entry.name)) withIoErrors(join(outDir, entry.name), () => rmSync(join(outDir, entry.name), { force: true }));
-  }
-}
-
-/** Takes the folder's lock file (exclusive create); a lock whose process no longer runs is taken over. */
-function lockOutput(outDir: string): () => void {
-  const path = join(outDir, lockName);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-        return withIoErrors(path, () => {
-          throw error;
-        });
-    }
-    const holder = lockHolder(path);
-    if (holder !== undefined) throw new UsageError(`${outDir}: another jtc build (process ${holder}) is writing into this folder; wait for it to finish (if none is running, delete ${path})`);
-    rmSync(path, { force: true });
-  }
-  throw new UsageError(`${outDir}: another jtc build took the lock ${path} at the same moment; run the build again`);
-}
-
-/** The pid in a lock file when that process is alive; undefined for a stale or unreadable lock. */
-function lockHolder(path: string): number | undefined {
-  let pid: number;
-  try {
-    pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-  } catch {
-    return undefined;
-  }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  if (pid === process.pid) return pid;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
 }

@@ -17,7 +17,8 @@ const origin: Position = { line: 1, column: 1, offset: 0 };
 
 /** Parses file bytes: checks size and UTF-8 first, then the JSON itself. */
 export function parseSourceBytes(bytes: Uint8Array): ParseResult {
-  if (bytes.length > maxSourceBytes) return fail(tooLarge(bytes.length));
+  // Files are read only one byte past the limit, so their true size is not known here.
+  if (bytes.length > maxSourceBytes) return fail(tooLarge());
   const invalidAt = findInvalidUtf8(bytes);
   if (invalidAt >= 0) {
     const before = new TextDecoder('utf-8').decode(bytes.subarray(0, invalidAt));
@@ -50,12 +51,13 @@ export function parseSourceText(text: string, maxBytes: number = maxSourceBytes)
   }
 }
 
-function tooLarge(bytes: number): DiagnosticInput {
+/** `bytes`: the size, when the whole text is at hand. */
+function tooLarge(bytes?: number): DiagnosticInput {
   return {
     code: 'JTC107',
     position: origin,
     pointer: '',
-    message: `file is ${bytes} bytes, more than the ${maxSourceBytes} bytes a contract file may have`,
+    message: `file is ${bytes === undefined ? 'larger than' : `${bytes} bytes, more than`} the ${maxSourceBytes} bytes a contract file may have`,
     hint: 'split it into one contract per tool',
   };
 }

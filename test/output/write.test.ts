@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,17 +90,6 @@ describe('writeOutput against hostile folder states', () => {
     writeFileSync(join(out, 'draft.tmp'), 'mine');
     writeOutput(out, files);
     expect(readdirSync(out).sort()).toEqual(['.jtc-notes.tmp', 'a.ts', 'draft.tmp', 'index.ts']);
-  });
-
-  it("stops with a message while another live build holds the folder, and takes over a dead build's lock", () => {
-    mkdirSync(out);
-    writeFileSync(join(out, '.jtc-build.lock'), `${process.ppid}\n`);
-    expect(() => writeOutput(out, files)).toThrow(new RegExp(`another jtc build \\(process ${process.ppid}\\) is writing into this folder`));
-    expect(existsSync(join(out, 'a.ts'))).toBe(false);
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    writeFileSync(join(out, '.jtc-build.lock'), `${dead}\n`);
-    expect(writeOutput(out, files).written).toEqual(['a.ts', 'index.ts']);
-    expect(existsSync(join(out, '.jtc-build.lock'))).toBe(false);
   });
 
   it('says so when a folder stands where a module belongs', () => {
