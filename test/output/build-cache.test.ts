@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,5 +170,95 @@ describe('incremental builds (property)', () => {
     await runBuild([join(dir, 'contracts')], { ...options, out: clean, exactNumbers: true, cache: false }, quiet);
     expect(snapshot(out)).toEqual(snapshot(clean));
     expect(snapshot(out)).not.toEqual(written);
+  });
+});
+
+/**
+ * Entries edited after the build that wrote them: by hand (the seal no longer matches), and forged
+ * with a valid seal, as someone who read the source could. Either way a build must do what a clean
+ * build does: an entry may only spare a compile.
+ */
+describe('tampered cache entries', () => {
+  type Entry = { diagnostics: Record<string, unknown>[]; contract?: Record<string, unknown>; files: Record<string, unknown>[] };
+  /** Each edit, and whether the entry's claims give it away even under a valid seal. */
+  const tampers: [string, (entry: Entry) => void, 'claims' | 'seal'][] = [
+    ['a module left out of its files', (e) => e.files.pop(), 'claims'],
+    [
+      'a module file renamed',
+      (e) =>
+        e.files.forEach((f) => {
+          f['path'] = `x${String(f['path'])}`;
+        }),
+      'claims',
+    ],
+    ['the contract left out', (e) => delete e.contract, 'claims'],
+    ['the contract renamed', (e) => e.contract !== undefined && (e.contract['name'] = 'renamed.tool'), 'claims'],
+    ['the contract named with a path', (e) => e.contract !== undefined && (e.contract['name'] = '../escaped'), 'claims'],
+    ['the contract without its position', (e) => e.contract !== undefined && delete e.contract['namePosition'], 'claims'],
+    ['the contract of another file', (e) => e.contract !== undefined && (e.contract['file'] = 'elsewhere.contract.json'), 'claims'],
+    [
+      'a warning made an error',
+      (e) =>
+        e.diagnostics.forEach((d) => {
+          d['severity'] = 'error';
+        }),
+      'claims',
+    ],
+    ['an error added', (e) => e.diagnostics.push({ code: 'JTC104', severity: 'error', file: e.contract?.['file'], line: 1, column: 1, pointer: '', message: 'added' }), 'claims'],
+    ['a diagnostic that is not one', (e) => e.diagnostics.push({ code: 'JTC104' }), 'claims'],
+    [
+      'an unknown code',
+      (e) =>
+        e.diagnostics.forEach((d) => {
+          d['code'] = 'JTC999';
+        }),
+      'claims',
+    ],
+    ['a warning removed', (e) => e.diagnostics.splice(0), 'seal'],
+    [
+      'a message reworded',
+      (e) =>
+        e.diagnostics.forEach((d) => {
+          d['message'] = 'reworded';
+        }),
+      'seal',
+    ],
+  ];
+  const cases = tampers.flatMap(([name, edit, caughtBy]) => [[`${name}, by hand`, edit, false] as const, ...(caughtBy === 'claims' ? [[`${name}, forged with a valid seal`, edit, true] as const] : [])]);
+
+  function tamper(out: string, edit: (entry: Entry) => void, reseal: boolean): void {
+    const path = join(out, '.jtc-cache', 'entries.json');
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, { seal: string; entry: string }> };
+    for (const [key, sealed] of Object.entries(file.entries)) {
+      const entry = JSON.parse(sealed.entry) as Entry;
+      edit(entry);
+      const text = JSON.stringify(entry);
+      file.entries[key] = { seal: reseal ? createHash('sha256').update(key).update('\0').update(text).digest('hex') : sealed.seal, entry: text };
+    }
+    writeFileSync(path, JSON.stringify(file));
+  }
+
+  it.each(cases)('%s: the build does what a clean build does', async (_, edit, reseal) => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-tamper-'));
+    cpSync('fixtures/valid', join(dir, 'contracts'), { recursive: true });
+    cpSync('fixtures/warnings/JTC201-min-length-on-integer.contract.json', join(dir, 'contracts', 'warns.contract.json'));
+    const out = join(dir, 'out');
+    const build = async (target: string, strict: boolean, cache: boolean) => {
+      const report: string[] = [];
+      const code = await runBuild([join(dir, 'contracts')], { ...options, out: target, exactNumbers: false, strict, cache }, (text) => report.push(text));
+      return {
+        code,
+        report: report
+          .join('')
+          .replace(/\d+ written, \d+ deleted, \d+ unchanged/, '…')
+          .replaceAll(target, 'OUT'),
+      };
+    };
+    await build(out, false, true);
+    tamper(out, edit, reseal);
+    // --strict first: it fails on the warning, so it writes nothing and leaves the tampered cache for the second build.
+    expect(await build(out, true, true)).toEqual(await build(join(dir, 'clean-strict'), true, false));
+    expect(await build(out, false, true)).toEqual(await build(join(dir, 'clean'), false, false));
+    expect(snapshot(out)).toEqual(snapshot(join(dir, 'clean')));
   });
 });
