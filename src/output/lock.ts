@@ -136,7 +136,12 @@ function parseRecord(text: string): LockRecord | undefined {
 function holderState(holder: LockRecord): 'running' | 'gone' | 'elsewhere' {
   const boot = bootId();
   // The same kernel (this machine, or another container on it): the pid must still be the process that started then.
-  if (holder.boot !== undefined && holder.boot === boot) return processStart(holder.pid) === holder.start ? 'running' : 'gone';
+  if (holder.boot !== undefined && holder.boot === boot) {
+    const start = processStart(holder.pid);
+    // A process whose start cannot be read (another user's, under hidepid) is taken to be the holder.
+    if (start === undefined) return pidRuns(holder.pid) ? 'running' : 'gone';
+    return start === holder.start ? 'running' : 'gone';
+  }
   if (holder.host !== hostname()) return 'elsewhere';
   // The same host under another boot id: it has restarted since.
   if (holder.boot !== boot) return 'gone';

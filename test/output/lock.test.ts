@@ -113,6 +113,16 @@ describe('what stands at the lock path is never followed or read unless it is a 
     expect(() => writeOutput(out, files)).toThrow(new UsageError(`${lock}: is a FIFO where the build lock belongs; move or remove it`));
   });
 
+  it("a symlink planted at the takeover slot of a dead holder's lock: a message, and its target left as it was", () => {
+    const target = victim();
+    const dead = { ...lockRecordFor(process.pid), pid: deadPid(), start: '1' };
+    plant(dead);
+    const slot = join(out, `.jtc-takeover-${dead.token}.lock`);
+    symlinkSync(target, slot);
+    expect(() => writeOutput(out, files)).toThrow(new UsageError(`${slot}: is a symlink where the build lock belongs; move or remove it`));
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+  });
+
   it('the symlink target is left as it was', () => {
     const target = victim();
     symlinkSync(target, lock);
