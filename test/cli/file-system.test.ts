@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
  */
 const bin = resolve('bin/jtc.js');
 const jtc = (args: string[], cwd: string) => {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  // Generous: a build of 300 contracts on a machine many times slower than a quiet one.
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 240_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 

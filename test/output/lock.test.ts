@@ -181,7 +181,7 @@ describe('racing takeovers of a dead holder', () => {
       await Promise.all(contenders.map(({ child }) => new Promise((done) => child.on('exit', done))));
       expect(leftovers(out)).toEqual([]);
     }
-  }, 240_000);
+  });
 });
 
 describe('lockOutput', () => {
