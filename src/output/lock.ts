@@ -44,26 +44,39 @@ export function lockRecordFor(pid: number): LockRecord {
 export function lockOutput(outDir: string): () => void {
   const path = join(outDir, lockName);
   const record = lockRecordFor(process.pid);
-  claim(outDir, path, record);
-  return () => release(path, record);
+  const blocker = claim(outDir, path, record);
+  if (blocker === undefined) return () => release(path, record);
+  if (blocker.holder === 'unreadable') throw new UsageError(`${outDir}: ${blocker.path} is not a lock this version of jtc can check; if no jtc build is writing into this folder, delete it`);
+  if (blocker.state === 'running') throw new UsageError(`${outDir}: another jtc build (process ${blocker.holder.pid}) is writing into this folder; wait for it to finish`);
+  throw new UsageError(`${outDir}: locked by a jtc build on host ${JSON.stringify(blocker.holder.host)} (process ${blocker.holder.pid}), which cannot be checked from here; if no jtc build is running there, delete ${blocker.path}`);
 }
 
 const maxAttempts = 100;
 
-function claim(outDir: string, path: string, record: LockRecord): void {
+/** What keeps a build from a lock path: a record it cannot check, or a holder that runs here or elsewhere. */
+type Blocker = { readonly path: string; readonly holder: 'unreadable' } | { readonly path: string; readonly holder: LockRecord; readonly state: 'running' | 'elsewhere' };
+
+/** Places this build's record at `path` (the lock or a takeover slot), or says what holds it. */
+function claim(outDir: string, path: string, record: LockRecord): Blocker | undefined {
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    if (placeRecord(outDir, path, record, 'link') === 'placed') return;
+    const placed = placeRecord(outDir, path, record, 'link');
+    if (placed === 'placed') return undefined;
+    if (placed === 'retry') continue;
     const holder = readLock(path);
     if (holder === undefined) continue;
-    if (holder === 'unreadable') throw new UsageError(`${outDir}: ${path} is not a lock this version of jtc can check; if no jtc build is writing into this folder, delete it`);
+    if (holder === 'unreadable') return { path, holder };
     const state = holderState(holder);
-    if (state === 'running') throw new UsageError(`${outDir}: another jtc build (process ${holder.pid}) is writing into this folder; wait for it to finish`);
-    if (state === 'elsewhere') throw new UsageError(`${outDir}: locked by a jtc build on host ${JSON.stringify(holder.host)} (process ${holder.pid}), which cannot be checked from here; if no jtc build is running there, delete ${path}`);
+    if (state !== 'gone') return { path, holder, state };
     const slot = join(outDir, takeoverSlotName(holder.token));
-    claim(outDir, slot, record);
+    const taker = claim(outDir, slot, record);
+    if (taker !== undefined) {
+      // Another build is taking the dead holder's place: it is the one to name, unless it has taken it already.
+      if (tokenAt(path) === holder.token) return taker;
+      continue;
+    }
     try {
       // Only the holder of the slot replaces this record, so it cannot change between the read and the rename.
-      if (tokenAt(path) === holder.token && placeRecord(outDir, path, record, 'rename') === 'placed') return;
+      if (tokenAt(path) === holder.token && placeRecord(outDir, path, record, 'rename') === 'placed') return undefined;
     } finally {
       rmSync(slot, { force: true });
     }
