@@ -2,7 +2,7 @@ import { copyContent, splitContent, type ContentBlock, type OutputWithContent } 
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeThrown } from './support/describe-thrown.js';
-import { describeIssues, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+import { describeIssues, describeNames, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
@@ -69,6 +69,8 @@ export interface CatalogEntry {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly outputSchema: Record<string, unknown>;
+  /** The contract keeps every digit of a number (`--exact-numbers`): JSON text for it must be parsed with `parseJson(text, { exactNumbers: true })`. */
+  readonly exactNumbers: boolean;
   /** Prompt-only schemas from `ToolMetadata`: shown to models, never used to validate. */
   readonly promptInputSchema?: Record<string, unknown>;
   readonly promptOutputSchema?: Record<string, unknown>;
@@ -139,6 +141,7 @@ export class CapabilityRuntime {
   private readonly open = new Map<string, DeferredOpenCall>();
   private readonly limits: EnvelopeLimits;
   private nextCallId = 1;
+  private revision = 0;
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
@@ -193,6 +196,7 @@ export class CapabilityRuntime {
     if (this.tools.has(policy.name)) throw new RegistrationError(`tool "${policy.name}" is already registered`);
     const entry: ToolEntry = { name: policy.name, metadata, contract, asynchronous, remaining: policy.callBudget };
     this.tools.set(policy.name, handler === undefined ? entry : { ...entry, handler });
+    this.revision++;
   }
 
   // ---- calls
@@ -239,18 +243,23 @@ export class CapabilityRuntime {
     return handle.result as Promise<CallResult<O>>;
   }
 
-  /** A call with JSON text in and JSON text out. Malformed JSON is denied as `invalid_json`. */
+  /**
+   * A call with JSON text in and JSON text out. Malformed JSON, or anything but a string, is denied
+   * as `invalid_json`; like `call`, it never throws.
+   */
   callJson(name: string, inputJson: string, callOptions?: CallOptions): CallResult<string> {
-    const exactNumbers = this.tools.get(name)?.contract.exactNumbers ?? false;
+    const exactNumbers = (typeof name === 'string' && this.tools.get(name)?.contract.exactNumbers) || false;
     const options = { exactNumbers, maxDepth: this.limits.maxDepth, maxNodes: this.limits.maxNodes };
     let input: unknown;
     try {
+      // Never JSON.parse of a non-string: it would run the value's own toString.
+      if (typeof inputJson !== 'string') throw new TypeError(`expected JSON text (a string), got ${inputJson === null ? 'null' : typeof inputJson}`);
       // The default mode takes the native parser and checks its result; a result it rejects is
       // parsed again by parseJson, whose error names the offending number or the limit.
       input = exactNumbers ? parseJson(inputJson, options) : JSON.parse(inputJson);
       if (!exactNumbers && !parsedWithinLimits(input, this.limits)) input = parseJson(inputJson, options);
     } catch (error) {
-      return this.deny(this.openRecord(name), new ToolError('invalid_json', `input for "${name}" is not valid JSON: ${(error as Error).message}`));
+      return this.deny(this.openRecord(toolName(name)), new ToolError('invalid_json', `input for ${quoted(name)} is not valid JSON: ${describeThrown(error)}`));
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
@@ -369,6 +378,14 @@ export class CapabilityRuntime {
     return kept.map((record) => ({ ...record }));
   }
 
+  /**
+   * Changes whenever the catalog does (a tool is registered), so that a host rebuilds what it
+   * derives from `catalog()` only then: `catalog()` copies every schema.
+   */
+  get catalogRevision(): number {
+    return this.revision;
+  }
+
   /** Every tool with its contract's schemas (copies, never shared objects), sorted by name. */
   catalog(): CatalogEntry[] {
     return [...this.tools.values()]
@@ -380,6 +397,7 @@ export class CapabilityRuntime {
           description: entry.metadata.description,
           inputSchema: copyJson(entry.contract.inputSchema),
           outputSchema: copyJson(entry.contract.outputSchema),
+          exactNumbers: entry.contract.exactNumbers === true,
           ...(promptInputSchema === undefined ? {} : { promptInputSchema: copyJson(promptInputSchema) }),
           ...(promptOutputSchema === undefined ? {} : { promptOutputSchema: copyJson(promptOutputSchema) }),
         };
@@ -394,10 +412,10 @@ export class CapabilityRuntime {
   // ---- the one call path
 
   private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined): { ok: true; call: OpenCall } | CallFailure {
-    const tool = typeof name === 'string' ? name : describeThrown(name);
+    const tool = toolName(name);
     const record = this.openRecord(tool);
     const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
-    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${[...this.tools.keys()].sort().join(', ') || 'none'}`));
+    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames([...this.tools.keys()].sort())}`));
     const setting = readCallOptions(options);
     if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`));
     if (isAborted(setting.signal)) {
@@ -592,6 +610,11 @@ const noSetting: CallSetting = { signal: undefined, context: undefined };
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/** A tool name as records keep it: a name that is not a string is described. */
+function toolName(name: unknown): string {
+  return typeof name === 'string' ? name : describeThrown(name);
 }
 
 /** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */

@@ -6,7 +6,7 @@ export { CapabilityRuntime, type CallFailure, type CallOptions, type CallOutcome
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
 export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './handler-map.js';
-export { RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+export { maxToolErrorMessageLength, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
 export { ToolMetadata, ToolPolicy } from './policy.js';
 export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './json.js';
 export { OutputWithContent, withContent, type AudioBlock, type ContentBlock, type EmbeddedResourceBlock, type ImageBlock, type ResourceLinkBlock, type TextBlock } from './content.js';

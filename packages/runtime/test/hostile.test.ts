@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../src/index.js';
+import { CapabilityRuntime, maxToolErrorMessageLength, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../src/index.js';
+import { compileContract } from '../../../test/support/load-module.js';
 
 /** Values that break `String(value)`, `value.message` or `value.then` when read. */
 const revoked = (): object => {
@@ -174,6 +175,66 @@ describe("a caller's mistakes never throw", () => {
       const result = runtime.call(name as never, {});
       expect(!result.ok && result.error.code).toBe('unknown_tool');
     }
+  });
+
+  it('callJson with a symbol name and malformed JSON, or with text that is no string, is invalid_json', () => {
+    const { runtime } = mathRuntime(() => ({ total: 1 }));
+    const throwsNull = {
+      toString: () => {
+        throw null;
+      },
+    };
+    const cases: [unknown, unknown, RegExp][] = [
+      [Symbol('x'), '{', /^input for Symbol\(x\) is not valid JSON: /],
+      ['math.add', throwsNull, /^input for "math.add" is not valid JSON: expected JSON text \(a string\), got object$/],
+      [Symbol('y'), throwsNull, /^input for Symbol\(y\) is not valid JSON: expected JSON text/],
+      ['math.add', new String('{"left":1,"right":2}'), /got object$/],
+    ];
+    for (const [name, text, message] of cases) {
+      const result = runtime.callJson(name as never, text as never);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect([result.error.code, result.error.message]).toEqual(['invalid_json', expect.stringMatching(message)]);
+    }
+    expect(runtime.records().map((r) => [r.tool, r.outcome, r.errorCode])).toEqual([
+      ['Symbol(x)', 'denied', 'invalid_json'],
+      ['math.add', 'denied', 'invalid_json'],
+      ['Symbol(y)', 'denied', 'invalid_json'],
+      ['math.add', 'denied', 'invalid_json'],
+    ]);
+  });
+
+  it('a small call cannot produce a large message: issue lines, their number and the tool list are bounded, the issues are complete', () => {
+    // A closed object with many long property names: each unexpected key's issue lists them all.
+    const allowed = Array.from({ length: 128 }, (_, i) => `property_with_a_long_descriptive_name_for_a_model_to_read_number_${i}`);
+    const wide = compileContract(JSON.stringify({ name: 'wide.tool', description: 'D.', input: { type: 'object', properties: Object.fromEntries(allowed.map((n) => [n, { type: 'string' }])), additionalProperties: false }, output: {} }));
+    const runtime = new CapabilityRuntime();
+    runtime.registerValidatedJsonTool(ToolPolicy.json('wide.tool'), ToolMetadata.of('D.'), wide as never, () => ({}));
+    const input = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`unexpected${i}`, i]));
+    expect(JSON.stringify(input).length).toBeLessThan(1_200);
+    const result = runtime.call('wide.tool', input);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.issues).toHaveLength(40);
+    expect(result.error.message.length).toBeLessThanOrEqual(maxToolErrorMessageLength);
+    expect(result.error.message).toMatch(/^input for "wide.tool" does not match its contract: \/unexpected0: unexpected property "unexpected0"; allowed: property_with.*…; .*… and 30 more$/);
+    // A handler's own message is bounded as well, and a cut never splits a surrogate pair.
+    runtime.registerValidatedJsonTool(ToolPolicy.json('loud.tool'), ToolMetadata.of('D.'), { ...wide, name: 'loud.tool' } as never, () => {
+      throw ToolError.denied('😀'.repeat(10_000));
+    });
+    const denied = runtime.call('loud.tool', {});
+    expect(!denied.ok && denied.error.message.length).toBeLessThanOrEqual(maxToolErrorMessageLength);
+    expect(!denied.ok && denied.error.message.endsWith('😀…')).toBe(true);
+    // An unknown tool names the first 20 tools and how many there are.
+    const many = new CapabilityRuntime();
+    for (let i = 0; i < 400; i++) many.registerValidatedJsonTool(ToolPolicy.json(`t${String(i).padStart(3, '0')}`), ToolMetadata.of('D.'), { ...wide, name: `t${String(i).padStart(3, '0')}` } as never, () => ({}));
+    const unknown = many.call('nope', {});
+    expect(!unknown.ok && unknown.error.message).toBe(`no tool named "nope"; available: ${Array.from({ length: 20 }, (_, i) => `t${String(i).padStart(3, '0')}`).join(', ')}, … (400 in all)`);
+  });
+
+  it('JSON.stringify of a failed result keeps the error: code, message and issues', () => {
+    const { runtime } = mathRuntime(() => ({ total: 1 }));
+    const result = runtime.call('math.add', { left: 1 });
+    expect(JSON.parse(JSON.stringify(result))).toEqual({ ok: false, callId: 'call-1', error: { name: 'ToolError', code: 'invalid_input', message: 'input for "math.add" does not match its contract: (root): missing required property "right"', issues: [expect.objectContaining({ keyword: 'required' })] } });
   });
 
   it('complete, fail and cancel with a symbol or an unknown id throw ToolError("unknown_call")', () => {
