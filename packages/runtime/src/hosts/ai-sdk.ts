@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ToolContract } from '../contract.js';
-import { failureText, plainJsonOutput, shownInputSchema } from './results.js';
+import { failureText, shownInputSchema, valueOrExactText } from './results.js';
 import { toolNames, type NameStyle } from '../targets/tool-names.js';
 
 /**
@@ -21,13 +21,20 @@ export class ToolCallFailed extends Error {
   override readonly name = 'ToolCallFailed';
 }
 
+/**
+ * The record has no prototype: the SDK looks a model's tool name up in it directly, and a name
+ * such as `toString` or `__proto__` must find nothing (the model then gets a tool error), not
+ * what Object.prototype holds.
+ */
 export function toAiSdkTools(runtime: CapabilityRuntime, options: AiSdkToolsOptions = {}): ToolSet {
   const catalog = runtime.catalog();
   const names = toolNames(
     catalog.map((entry) => entry.name),
     options.names ?? 'portable',
   );
-  return Object.fromEntries(catalog.map((entry) => [names.toHost(entry.name), aiSdkToolOf(runtime, entry)]));
+  const tools = Object.create(null) as ToolSet;
+  for (const entry of catalog) Object.defineProperty(tools, names.toHost(entry.name), { value: aiSdkToolOf(runtime, entry), enumerable: true, writable: true, configurable: true });
+  return tools;
 }
 
 /** One registered tool, typed by its contract: input and output types come from the generated module. */
@@ -45,7 +52,8 @@ function aiSdkToolOf(runtime: CapabilityRuntime, entry: CatalogEntry): Tool<unkn
       if (typeof options === 'object' && options !== null) fromAiSdk.add(options);
       const result = await runtime.callAsync(entry.name, input, { context: options, signal: options?.abortSignal });
       if (!result.ok) throw new ToolCallFailed(failureText(result));
-      return plainJsonOutput(result.output);
+      // The SDK sends a value to the model with JSON.stringify: an exact number no double holds goes as JSON text.
+      return valueOrExactText(result.output);
     },
   });
 }

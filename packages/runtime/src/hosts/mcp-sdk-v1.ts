@@ -15,7 +15,7 @@ export function serveToolsOnMcpServerV1(target: Server | McpServer, runtime: Cap
   const levels = server as unknown as { isMessageIgnored?: (level: string, sessionId?: string) => boolean };
   const isLogIgnored = options.isLogIgnored ?? (typeof levels.isMessageIgnored === 'function' ? (level: string, sessionId?: string) => levels.isMessageIgnored!(level, sessionId) : undefined);
   const mcp = mcpToolHandlers(runtime, isLogIgnored === undefined ? options : { ...options, isLogIgnored });
-  const { list, call } = toolRequestHandlers<Server>(target, runtime, mcp);
+  const { list, call } = toolRequestHandlers<Server>(target, mcp);
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, list as never);
   server.setRequestHandler(CallToolRequestSchema, call as never);

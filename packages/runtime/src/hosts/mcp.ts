@@ -1,6 +1,7 @@
 import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ContentBlock } from '../content.js';
-import { failureText, outputText, plainJsonOutput, shownInputSchema, shownOutputSchema } from './results.js';
+import { describeThrown } from '../support/describe-thrown.js';
+import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema } from './results.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -116,7 +117,7 @@ export interface McpCallToolParams {
 }
 
 export interface McpToolHandlers {
-  /** The `tools/list` result, from the runtime's catalog as it is now. */
+  /** The `tools/list` result, from the runtime's catalog as it is now (built again only when a tool is registered). */
   listTools(): { tools: McpTool[] };
   /**
    * The `tools/call` result; never rejects: every failure is an `isError` result with readable text.
@@ -133,28 +134,47 @@ export class McpToolError extends Error {
 
 export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
   const protocol = options.protocolVersion ?? '2025-11-25';
-  const structured = (entry: CatalogEntry): boolean => protocol !== '2025-11-25' || shownOutputSchema(entry)['type'] === 'object';
+  /**
+   * Under 2025-11-25 a tool has `outputSchema` and `structuredContent` only when both the schema
+   * shown and the contract's own output schema have an object root: a prompt-only schema can say
+   * object while the contract lets an array through, and structuredContent must be an object.
+   */
+  const structured = (entry: CatalogEntry): boolean => protocol !== '2025-11-25' || (shownOutputSchema(entry)['type'] === 'object' && entry.outputSchema['type'] === 'object');
   // 2026-07-28 results say they are complete (not input_required), and cacheable ones how long they keep.
   const wire = protocol === '2026-07-28' ? { resultType: 'complete' } : {};
   const listWire = protocol === '2026-07-28' ? { ...wire, ...cacheHint(options.toolsListCache) } : {};
-  const listTools = (): { tools: McpTool[] } => ({ ...listWire, tools: runtime.catalog().map((entry) => mcpTool(entry, structured(entry))) });
-  listTools();
+  let listing: McpListing | undefined;
+  // catalog() copies every schema: the listing is built once per catalog revision, not per call.
+  const current = (): McpListing => {
+    if (listing?.revision !== runtime.catalogRevision) listing = mcpListing(runtime, structured);
+    return listing;
+  };
+  current();
   return {
-    listTools,
+    listTools: () => ({ ...listWire, tools: current().tools.map((tool) => ({ ...tool })) }),
     callTool: async (params, extra) => ({ ...wire, ...(await callTool(params, extra)) }),
   };
 
   async function callTool(params: McpCallToolParams | undefined, extra: unknown): Promise<McpCallToolResult> {
-    const name = params?.name;
+    let name: unknown;
+    let args: unknown;
+    try {
+      name = params?.name;
+      args = params?.arguments;
+    } catch (error) {
+      return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
+    }
     if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
     const context = mcpCallContext(extra, options.isLogIgnored);
-    const result = await runtime.callAsync(name, params?.arguments ?? {}, { context, signal: signalOf(extra) });
+    const result = await runtime.callAsync(name, args ?? {}, { context, signal: signalOf(extra) });
     if (!result.ok) return errorResult(failureText(result));
     // The text copy first: a client that reads only the first block still gets the output.
     const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
-    const entry = runtime.catalog().find((e) => e.name === name);
-    if (entry === undefined || !structured(entry)) return { content };
-    return { content, structuredContent: plainJsonOutput(result.output) as Record<string, unknown> };
+    if (current().structured.get(name) !== true) return { content };
+    // The text keeps every digit; structuredContent holds doubles, as every MCP client reads JSON numbers.
+    const { value, fits } = outputAsDoubles(result.output);
+    if (!fits) return errorResult(`invalid_output: the output of "${name}" holds a number beyond the range of a 64-bit float, which structuredContent cannot carry (an MCP client reads it as a double; JSON.stringify would write null)`);
+    return { content, structuredContent: value as Record<string, unknown> };
   }
 }
 
@@ -163,6 +183,32 @@ function cacheHint(hint: McpToolHandlersOptions['toolsListCache'] = {}): { ttlMs
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new RangeError(`toolsListCache.ttlMs must be a whole number of milliseconds of at least 0, got ${String(ttlMs)}`);
   if (cacheScope !== 'public' && cacheScope !== 'private') throw new RangeError(`toolsListCache.cacheScope must be "public" or "private", got ${String(cacheScope)}`);
   return { ttlMs, cacheScope };
+}
+
+interface McpListing {
+  readonly revision: number;
+  /** Frozen all the way down: every `tools/list` result shares these. */
+  readonly tools: readonly McpTool[];
+  /** Per tool: does a successful call answer structuredContent? */
+  readonly structured: ReadonlyMap<string, boolean>;
+}
+
+function mcpListing(runtime: CapabilityRuntime, structured: (entry: CatalogEntry) => boolean): McpListing {
+  const revision = runtime.catalogRevision;
+  const catalog = runtime.catalog();
+  return {
+    revision,
+    tools: catalog.map((entry) => deepFreeze(mcpTool(entry, structured(entry)))),
+    structured: new Map(catalog.map((entry) => [entry.name, structured(entry)])),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 function mcpTool(entry: CatalogEntry, withOutputSchema: boolean): McpTool {
@@ -219,7 +265,7 @@ function isSdkMcpServer<S extends SdkServer>(target: S | SdkMcpServer<S>): targe
  * The `McpServer`'s own handlers are read from the SDK's request-handler map (`_requestHandlers`,
  * the same in v1 and v2), its tools from `_registeredTools`.
  */
-export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>, runtime: CapabilityRuntime, mcp: McpToolHandlers): ToolRequestHandlers<S> {
+export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>, mcp: McpToolHandlers): ToolRequestHandlers<S> {
   if (!isSdkMcpServer(target)) {
     for (const method of ['tools/list', 'tools/call']) {
       try {
@@ -238,7 +284,8 @@ export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServe
   if (typeof theirList !== 'function' || typeof theirCall !== 'function' || typeof registered !== 'object') {
     throw new McpToolError("this McpServer keeps its tools where this version of the runtime does not look (an SDK version it was not tested with): serve the runtime's tools on a low-level Server of their own");
   }
-  const ours = (): Set<string> => new Set(runtime.catalog().map((entry) => entry.name));
+  // From the handlers' listing, built once per catalog revision: catalog() would copy every schema per call.
+  const ours = (): Set<string> => new Set(mcp.listTools().tools.map((tool) => tool.name));
   const clash = (): string[] => [...ours()].filter((name) => Object.hasOwn(registered, name));
   const refuseClash = (): void => {
     const names = clash();
@@ -264,7 +311,7 @@ export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServe
  */
 export function serveToolsOnMcpServer(target: McpServerV2 | SdkMcpServer<McpServerV2>, runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
   const mcp = mcpToolHandlers(runtime, options);
-  const { server, list, call } = toolRequestHandlers(target, runtime, mcp);
+  const { server, list, call } = toolRequestHandlers(target, mcp);
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', list);
   server.setRequestHandler('tools/call', call);

@@ -1,6 +1,7 @@
 import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from '../targets/projections.js';
-import { failureText, outputText, parseArguments, plainJsonOutput, shownInputSchema } from './results.js';
+import { describeNames } from '../errors.js';
+import { failureText, outputText, parseArguments, shownInputSchema, valueOrExactText } from './results.js';
 import { toolNames, type NameStyle, type ToolNames } from '../targets/tool-names.js';
 
 /**
@@ -66,8 +67,11 @@ function objectRoot(entry: CatalogEntry, provider: string): Schema {
 async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], names: ToolNames, call: ProviderToolCall, hostName: unknown, rawArguments: unknown, restoresNulls = false): Promise<{ ok: boolean; text: string; output?: unknown }> {
   const name = typeof hostName === 'string' ? names.fromHost(hostName) : undefined;
   const tool = prepared.find((t) => t.entry.name === name);
-  if (tool === undefined) return { ok: false, text: `unknown_tool: no tool named ${JSON.stringify(String(hostName))}; available: ${prepared.map((t) => t.hostName).join(', ') || 'none'}` };
-  const parsed = parseArguments(rawArguments);
+  if (tool === undefined) {
+    const named = typeof hostName === 'string' ? `no tool named ${JSON.stringify(hostName)}` : hostName === undefined ? 'the call names no tool' : `a tool name must be a string, got ${hostName === null ? 'null' : typeof hostName}`;
+    return { ok: false, text: `unknown_tool: ${named}; available: ${describeNames(prepared.map((t) => t.hostName))}` };
+  }
+  const parsed = parseArguments(rawArguments, tool.entry.exactNumbers);
   if (!parsed.ok) return { ok: false, text: parsed.text };
   const input = tool.strict && restoresNulls ? restoreOptionalNulls(parsed.value, shownInputSchema(tool.entry)) : parsed.value;
   const result: CallResult = await runtime.callAsync(tool.entry.name, input, { context: new ProviderCallContext(call) });
@@ -188,7 +192,8 @@ export function geminiTools(runtime: CapabilityRuntime): GeminiTools {
     tools: [{ functionDeclarations: tools.map((tool) => ({ name: tool.hostName, description: tool.entry.description, parametersJsonSchema: tool.schema })) }],
     async call(functionCall) {
       const result = await run(runtime, tools, names, { provider: 'gemini', call: functionCall }, functionCall.name, functionCall.args ?? {});
-      const response = result.ok ? { output: plainJsonOutput(result.output) } : { error: result.text };
+      // Gemini holds numbers as doubles: an output with a number no double holds goes as its JSON text.
+      const response = result.ok ? { output: valueOrExactText(result.output) } : { error: result.text };
       const name = functionCall.name ?? '';
       return { functionResponse: functionCall.id === undefined ? { name, response } : { id: functionCall.id, name, response } };
     },

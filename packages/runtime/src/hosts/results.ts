@@ -1,5 +1,6 @@
 import type { CallResult, CatalogEntry } from '../capability-runtime.js';
-import { stringifyJson } from '../json.js';
+import { shortened } from '../errors.js';
+import { isJsonNumber, parseJson, roundTripsThroughF64, stringifyJson } from '../json.js';
 
 /**
  * How every host adapter words a call's result for a model: an output as JSON text (exact-mode
@@ -10,17 +11,47 @@ export function outputText(output: unknown): string {
 }
 
 /**
- * An output as a plain JSON value for a host that serialises with JSON.stringify: exact-mode
- * bigints and JsonNumbers become numbers there (rounded to the nearest double); `outputText`
- * keeps every digit.
+ * An output as a host that serialises with JSON.stringify carries it: every number a double.
+ * `exact`: every number already was one (always so outside exact mode); otherwise bigints and
+ * JsonNumbers were rounded to the nearest double, and `fits` is false when one lies beyond the
+ * double range, where there is none (JSON.stringify would write null).
  */
-export function plainJsonOutput(output: unknown): unknown {
-  return JSON.parse(outputText(output)) as unknown;
+export function outputAsDoubles(output: unknown): { readonly value: unknown; readonly exact: boolean; readonly fits: boolean } {
+  let exact = true;
+  let fits = true;
+  const stack: unknown[] = [output];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'bigint') {
+      const double = Number(value);
+      fits &&= Number.isFinite(double);
+      exact &&= Number.isFinite(double) && BigInt(double) === value;
+    } else if (isJsonNumber(value)) {
+      fits &&= Number.isFinite(Number(value.decimal));
+      exact &&= roundTripsThroughF64(value.decimal);
+    } else if (typeof value === 'object' && value !== null) {
+      // The runtime's validated copy: plain objects and arrays of data properties.
+      for (const item of Object.values(value)) stack.push(item);
+    }
+  }
+  return { value: exact ? output : (JSON.parse(outputText(output)) as unknown), exact, fits };
 }
+
+/**
+ * An output for a host whose values reach a model (Gemini, the AI SDK): the value when its
+ * numbers are all doubles exactly, else its JSON text, which keeps every digit where a number
+ * would be rounded (or, beyond the double range, become null).
+ */
+export function valueOrExactText(output: unknown): unknown {
+  return outputAsDoubles(output).exact ? output : outputText(output);
+}
+
+/** The longest failure text an adapter hands a model: the code, and the runtime's message as bounded. */
+const maxFailureTextLength = 4_200;
 
 /** The runtime's messages already list the contract's issues (`/right: must be an integer, got string`). */
 export function failureText(result: Extract<CallResult, { ok: false }>): string {
-  return `${result.error.code}: ${result.error.message}`;
+  return shortened(`${result.error.code}: ${result.error.message}`, maxFailureTextLength);
 }
 
 /** The schema a model is shown: a prompt-only schema where the tool has one, else the contract's. */
@@ -32,12 +63,16 @@ export function shownOutputSchema(entry: CatalogEntry): Record<string, unknown> 
   return entry.promptOutputSchema ?? entry.outputSchema;
 }
 
-/** Arguments a model sent as text: JSON, or a result that says it is not (as `callJson` words it). */
-export function parseArguments(text: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string } {
+/**
+ * Arguments a model sent as text: JSON read as the contract reads numbers (an exact-mode contract
+ * keeps every digit, as `callJson` does), or a result that says it is not JSON. Arguments a host
+ * already parsed are passed on as they are.
+ */
+export function parseArguments(text: unknown, exactNumbers: boolean): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string } {
   if (typeof text !== 'string') return { ok: true, value: text };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: exactNumbers ? parseJson(text, { exactNumbers: true }) : (JSON.parse(text) as unknown) };
   } catch (error) {
-    return { ok: false, text: `invalid_json: the tool arguments are not valid JSON: ${(error as Error).message}` };
+    return { ok: false, text: shortened(`invalid_json: the tool arguments are not valid JSON: ${(error as Error).message}`, maxFailureTextLength) };
   }
 }

@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { aiSdkCallOptions, aiSdkTool, toAiSdkTools } from '../../src/hosts/ai-sdk.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
+import { CapabilityRuntime, JsonNumber, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 
 /**
@@ -13,12 +13,12 @@ import { compileContract } from '../../../../test/support/load-module.js';
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
 function modelCalling(toolName: string, input: unknown) {
-  const seen: { tools?: unknown }[] = [];
+  const seen: { tools?: unknown; prompt: unknown }[] = [];
   const model = new MockLanguageModelV3({
     doGenerate: async (options) => {
-      seen.push({ tools: options.tools });
+      seen.push({ tools: options.tools, prompt: options.prompt });
       if (seen.length === 1) {
-        return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+        return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName, input: typeof input === 'string' ? input : JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
       }
       return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
     },
@@ -94,6 +94,29 @@ describe('AI SDK 6: tools backed by the runtime', () => {
     expect(shown.inputSchema).toEqual(openEcho.inputSchema);
     expect(shown.inputSchema['additionalProperties']).toBe(true);
     expect(parts.find((p) => p.type === 'tool-result')).toMatchObject({ output: { id: 'n1' } });
+  });
+
+  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])('a model calling %s gets a tool error and the next step, never a stop with the call unanswered', async (name) => {
+    const { parts, seen } = await run(runtimeWith(), name, {});
+    expect(parts.find((p) => p.type === 'tool-error')).toMatchObject({ toolName: name });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('gives the model every digit of an exact number the output holds: such an output goes as its JSON text', async () => {
+    const exactEcho = compileContract(JSON.stringify({ name: 'ledger.echo', description: 'Echoes.', input: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, output: { type: 'object', properties: { id: { type: 'integer' }, share: { type: 'number' } } } }), 'ledger.echo.contract.json', {
+      exactNumbers: true,
+    });
+    const runtime = new CapabilityRuntime();
+    const outputs = [
+      { id: 1234567890123456789n, share: new JsonNumber('1e400') },
+      { id: 7, share: 0.5 },
+    ];
+    runtime.registerValidatedJsonTool(ToolPolicy.json('ledger.echo'), ToolMetadata.of('Echoes.'), exactEcho as never, () => outputs.shift() as never);
+    const exact = await run(runtime, 'ledger_echo', { id: 1 });
+    expect(exact.parts.find((p) => p.type === 'tool-result')).toMatchObject({ output: '{"id":1234567890123456789,"share":1e400}' });
+    expect(JSON.stringify(exact.seen[1]!.prompt)).toContain(String.raw`{\"id\":1234567890123456789,\"share\":1e400}`);
+    // An output whose numbers are all doubles stays a value.
+    expect((await run(runtime, 'ledger_echo', { id: 1 })).parts.find((p) => p.type === 'tool-result')).toMatchObject({ output: { id: 7, share: 0.5 } });
   });
 
   it('is typed per contract with aiSdkTool, and keeps contract names when asked', () => {

@@ -6,11 +6,12 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
-import { serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
+import { compileContract } from '../../../../test/support/load-module.js';
+import { mcpToolHandlers, serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
 import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
+import { CapabilityRuntime, JsonNumber, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
 
 /**
  * The SDKs' own clients against a low-level server wired by our adapter, for both SDK majors. The
@@ -49,6 +50,21 @@ async function connectV2(runtime: CapabilityRuntime): Promise<McpClient> {
 }
 
 const textOf = (result: Record<string, unknown>): string => (result['content'] as { text: string }[])[0]!.text;
+
+/** An exact-mode tool that answers with the number it is given, kept exactly. */
+const exactEcho = compileContract(
+  JSON.stringify({
+    name: 'ledger.echo',
+    description: 'Echoes an amount.',
+    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'], additionalProperties: false },
+    output: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'], additionalProperties: false },
+  }),
+  'ledger.echo.contract.json',
+  { exactNumbers: true },
+);
+
+/** A tool whose prompt-only output schema says object while its contract returns an array. */
+const listTool = compileContract(JSON.stringify({ name: 'notes.ids', description: 'Lists ids.', input: { type: 'object' }, output: { type: 'array', items: { type: 'string' } } }));
 
 describe.each([
   ['SDK v1', connectV1],
@@ -104,6 +120,29 @@ describe.each([
     expect([unknown['isError'], textOf(unknown)]).toEqual([true, 'unknown_tool: no tool named "math.sub"; available: math.add, notes.search']);
   });
 
+  it('carries exact numbers as the client can read them: every digit in the text, a double in structuredContent, an error beyond the double range', async () => {
+    const runtime = new CapabilityRuntime();
+    const outputs = [1234567890123456789n, new JsonNumber('0.30000000000000000001'), new JsonNumber('1e400')];
+    runtime.registerValidatedJsonTool(ToolPolicy.json('ledger.echo'), ToolMetadata.of('Echoes.'), exactEcho as never, () => ({ amount: outputs.shift() }));
+    const client = await connect(runtime);
+    const big = await client.callTool({ name: 'ledger.echo', arguments: { amount: 1 } });
+    expect([big['isError'], textOf(big), big['structuredContent']]).toEqual([undefined, '{"amount":1234567890123456789}', { amount: 1234567890123456800 }]);
+    const fraction = await client.callTool({ name: 'ledger.echo', arguments: { amount: 1 } });
+    expect([textOf(fraction), fraction['structuredContent']]).toEqual(['{"amount":0.30000000000000000001}', { amount: 0.3 }]);
+    // No double holds 1e400 (JSON.stringify would write null, which the client refuses): an error result says so.
+    const huge = await client.callTool({ name: 'ledger.echo', arguments: { amount: 1 } });
+    expect([huge['isError'], huge['structuredContent'], textOf(huge)]).toEqual([true, undefined, expect.stringMatching(/^invalid_output: the output of "ledger.echo" holds a number beyond the range of a 64-bit float/)]);
+  });
+
+  it('never answers an array as structuredContent, whatever a prompt-only output schema says', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerValidatedJsonTool(ToolPolicy.json('notes.ids'), ToolMetadata.of('Lists ids.').withOutputSchema({ type: 'object', properties: { ids: { type: 'array' } } }), listTool as never, () => ['n1', 'n2']);
+    const client = await connect(runtime);
+    expect((await client.listTools()).tools[0]!.outputSchema).toBeUndefined();
+    const result = await client.callTool({ name: 'notes.ids', arguments: {} });
+    expect([result['isError'], result['structuredContent'], textOf(result)]).toEqual([undefined, undefined, '["n1","n2"]']);
+  });
+
   it('lets a protocol tool complete from outside while the client waits', async () => {
     const runtime = toolRuntime();
     const client = await connect(runtime);
@@ -113,6 +152,43 @@ describe.each([
     expect(record.outcome).toBe('pending');
     runtime.complete(record.callId, { hits: [{ id: 'n1', score: 0.5 }] });
     expect((await pending)['structuredContent']).toEqual({ hits: [{ id: 'n1', score: 0.5 }] });
+  });
+});
+
+describe('mcpToolHandlers without an SDK', () => {
+  it('answers an error result, never a rejection, when reading the params throws', async () => {
+    const mcp = mcpToolHandlers(toolRuntime());
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no reading');
+        },
+      },
+    );
+    await expect(mcp.callTool(hostile)).resolves.toEqual({ isError: true, content: [{ type: 'text', text: 'invalid_params: the tools/call parameters cannot be read: no reading' }] });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    await expect(mcp.callTool(revoked.proxy)).resolves.toMatchObject({ isError: true });
+  });
+
+  it('builds the listing once per catalog change: a call copies no schema', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches notes.'), notesSearch);
+    const mcp = mcpToolHandlers(runtime);
+    const catalog = vi.spyOn(runtime, 'catalog');
+    for (let i = 0; i < 5; i++) expect((await mcp.callTool({ name: 'math.add', arguments: { left: i, right: 1 } }))['structuredContent']).toEqual({ total: i + 1 });
+    mcp.listTools();
+    expect(catalog).not.toHaveBeenCalled();
+    runtime.registerTypedJsonTool(ToolPolicy.json('ledger.echo'), exactEcho as never, (input) => input as never);
+    expect(mcp.listTools().tools.map((t) => t.name)).toEqual(['ledger.echo', 'math.add', 'notes.search']);
+    expect((await mcp.callTool({ name: 'ledger.echo', arguments: { amount: 2 } }))['structuredContent']).toEqual({ amount: 2 });
+    expect(catalog).toHaveBeenCalledTimes(1);
+    // What one listing hands out cannot change the next one.
+    const listed = mcp.listTools().tools[1]!;
+    expect(() => ((listed.inputSchema as Record<string, unknown>)['type'] = 'array')).toThrow(TypeError);
+    expect(mcp.listTools().tools[1]!.inputSchema).toEqual(mathAdd.inputSchema);
   });
 });
 

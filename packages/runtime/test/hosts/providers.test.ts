@@ -9,7 +9,7 @@ import { discoverContracts } from '../../../../src/contract/discover.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls } from '../../src/targets/projections.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, providerToolCall, ProviderToolError, type ProviderToolCall } from '../../src/hosts/providers.js';
 import { portableName, toolNames } from '../../src/targets/tool-names.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { CapabilityRuntime, JsonNumber, ToolMetadata, ToolPolicy } from '../../src/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 
 type Json = Record<string, unknown>;
@@ -86,6 +86,73 @@ describe("definitions fit each SDK's request types (checked by tsc) and carry th
     const part: Part = await gemini.call(call);
     expect(part).toEqual({ functionResponse: { id: 'f1', name: 'math.add', response: { output: { total: 9 } } } });
     expect(await gemini.call({ name: 'math.add', args: { left: 4 } })).toMatchObject({ functionResponse: { response: { error: expect.stringMatching(/^invalid_input: /) as unknown } } });
+  });
+});
+
+describe('exact-mode numbers through the providers', () => {
+  const ledger = compileContract(
+    JSON.stringify({
+      name: 'ledger.entry',
+      description: 'Books an entry.',
+      input: { type: 'object', properties: { id: { type: 'integer' }, share: { type: 'number', maximum: 0.3 } }, required: ['id', 'share'], additionalProperties: false },
+      output: { type: 'object', properties: { id: { type: 'integer' }, share: { type: 'number' } }, required: ['id', 'share'], additionalProperties: false },
+    }),
+    'ledger.entry.contract.json',
+    { exactNumbers: true },
+  );
+
+  function ledgerRuntime(seen: unknown[]): CapabilityRuntime {
+    const rt = new CapabilityRuntime();
+    rt.registerValidatedJsonTool(ToolPolicy.json('ledger.entry'), ToolMetadata.of('Books.'), ledger as never, (request) => (seen.push(request.input), request.input as never));
+    return rt;
+  }
+
+  it.each([
+    [
+      'Chat Completions',
+      (rt: CapabilityRuntime, args: string) =>
+        openAiChatTools(rt)
+          .call({ id: 'c', function: { name: 'ledger_entry', arguments: args } })
+          .then((m) => m.content),
+    ],
+    [
+      'Responses',
+      (rt: CapabilityRuntime, args: string) =>
+        openAiResponsesTools(rt)
+          .call({ call_id: 'c', name: 'ledger_entry', arguments: args })
+          .then((m) => m.output),
+    ],
+    [
+      'Anthropic, given the raw input text',
+      (rt: CapabilityRuntime, args: string) =>
+        anthropicTools(rt)
+          .call({ id: 't', name: 'ledger_entry', input: args })
+          .then((m) => m.content),
+    ],
+  ])('%s parses the arguments as the contract reads numbers: every digit reaches the handler and the bounds', async (_, call) => {
+    const seen: unknown[] = [];
+    const rt = ledgerRuntime(seen);
+    expect(await call(rt, '{"id":1234567890123456789,"share":0.29999999999999999999}')).toBe('{"id":1234567890123456789,"share":0.29999999999999999999}');
+    expect(seen).toEqual([{ id: 1234567890123456789n, share: new JsonNumber('0.29999999999999999999') }]);
+    expect(await call(rt, '{"id":1,"share":0.30000000000000000001}')).toBe('invalid_input: input for "ledger.entry" does not match its contract: /share: must be <= 0.3, is 0.30000000000000000001');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('Gemini answers an output with a number no double holds as its JSON text, every digit kept; others as a value', async () => {
+    const gemini = geminiTools(ledgerRuntime([]));
+    expect(await gemini.call({ id: 'f', name: 'ledger.entry', args: { id: 1, share: 0.25 } })).toEqual({ functionResponse: { id: 'f', name: 'ledger.entry', response: { output: { id: 1, share: 0.25 } } } });
+    expect(await geminiAnsweringExactNumbers()).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: '{"id":1234567890123456789,"share":1e-400}' } } });
+  });
+
+  /** A tool whose output holds a bigint and a JsonNumber below the double range. */
+  async function geminiAnsweringExactNumbers() {
+    const rt = new CapabilityRuntime();
+    rt.registerValidatedJsonTool(ToolPolicy.json('ledger.entry'), ToolMetadata.of('Books.'), ledger as never, () => ({ id: 1234567890123456789n, share: new JsonNumber('1e-400') }) as never);
+    return geminiTools(rt).call({ name: 'ledger.entry', args: { id: 1, share: 0.25 } });
+  }
+
+  it('Gemini names the problem of a call without a name instead of a tool called "undefined"', async () => {
+    expect(await geminiTools(runtime()).call({ args: {} })).toEqual({ functionResponse: { name: '', response: { error: 'unknown_tool: the call names no tool; available: math.add, notes.search' } } });
   });
 });
 
