@@ -284,11 +284,11 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
@@ -314,8 +314,9 @@ function isJsonValue(value: unknown, depth = 0): boolean {
       if (value === null) return true;
       if (depth >= 256) return false;
       if (Array.isArray(value)) {
+        // A hole is not JSON; reading it would find whatever a prototype holds at that index.
         for (let i = 0; i < value.length; i++) {
-          if (!isJsonValue(value[i], depth + 1)) return false;
+          if (!Object.hasOwn(value, i) || !isJsonValue(value[i], depth + 1)) return false;
         }
         return true;
       }

@@ -110,11 +110,11 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object (not an array made prototype-less); a class instance has another prototype. */
+/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || (prototype === null && !Array.isArray(value));
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
@@ -154,8 +154,9 @@ function isJsonValue(value: unknown, depth = 0): boolean {
       if (value === null) return true;
       if (depth >= 256) return false;
       if (Array.isArray(value)) {
+        // A hole is not JSON; reading it would find whatever a prototype holds at that index.
         for (let i = 0; i < value.length; i++) {
-          if (!isJsonValue(value[i], depth + 1)) return false;
+          if (!Object.hasOwn(value, i) || !isJsonValue(value[i], depth + 1)) return false;
         }
         return true;
       }
@@ -423,7 +424,7 @@ function checkInputTags(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   if (value.length > 10) return false;
   for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
+    const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
     if (typeof item !== "string") return false;
     if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) return false;
   }
@@ -436,7 +437,7 @@ function collectInputTags(value: unknown, path: PathSegment[], issues: Validatio
   } else {
     if (value.length > 10) issues.push(issue(path, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
-      const item: unknown = value[i];
+      const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (typeof item !== "string") {
         issues.push(issue([...path, i], schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
       } else {
@@ -602,7 +603,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
 function checkOutputHits(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
+    const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
     if (!checkOutputHitsItems(item)) return false;
   }
   return true;
@@ -613,7 +614,7 @@ function collectOutputHits(value: unknown, path: PathSegment[], issues: Validati
     issues.push(issue(path, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
-      const item: unknown = value[i];
+      const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (!checkOutputHitsItems(item)) {
         path.push(i);
         collectOutputHitsItems(item, path, issues, schemaPath + "/items");

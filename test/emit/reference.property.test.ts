@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { broadSchema, hostileVersion, nearValue, type Schema } from '../support/arbitraries.js';
 import { compileSchema, realIssueMessages, type LoadedValidator } from '../support/load-module.js';
 import { referenceHolds, schemaText } from '../support/reference-validator.js';
+import { copyEnvelope, defaultEnvelopeLimits } from '../../packages/runtime/src/envelope.js';
 
 /**
  * The generated validators against the independent reference validator (test/support), on random
@@ -20,6 +21,22 @@ function expectAgreement(validator: LoadedValidator, schema: Schema, value: unkn
     expect({ ...context, is, ok: result.ok }).toEqual({ ...context, is: expected, ok: expected });
   }
   if (!result.ok) expect(realIssueMessages(result).length).toBeGreaterThan(0);
+  expectEnvelopeAgreement(schema, value, exact);
+}
+
+/**
+ * The runtime's envelope on the same values: what it lets through is JSON (for the reference),
+ * and its copy, which the handler receives, means exactly what the value means.
+ */
+function expectEnvelopeAgreement(schema: Schema, value: unknown, exact: boolean): void {
+  const copy = copyEnvelope(value, defaultEnvelopeLimits, exact);
+  if (copy === undefined) return;
+  const verdicts = { isJson: referenceHolds({}, value, exact), copyHolds: referenceHolds(schema, copy, exact) };
+  const expected = { isJson: true, copyHolds: referenceHolds(schema, value, exact) };
+  if (verdicts.isJson !== expected.isJson || verdicts.copyHolds !== expected.copyHolds) {
+    const context = { schema: schemaText(schema), value: render(value), copy: render(copy) };
+    expect({ ...context, ...verdicts }).toEqual({ ...context, ...expected });
+  }
 }
 
 /** A readable rendering of a hostile value for a failure message (JSON.stringify would hide what matters). */
@@ -71,9 +88,9 @@ describe('generated validators agree with the reference validator (property)', (
 
   it('exact mode: numbers as doubles, bigints and JsonNumbers too', () => agreeOnRandomCases(true, 150));
 
-  it('with an enumerable property polluting Object.prototype: verdicts stay those on the value as JSON', () => {
+  it('with an enumerable property polluting Object.prototype (a hole reads "0" from it): verdicts stay those on the value as JSON', () => {
     fc.assert(
-      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'zzz', 'b'), fc.jsonValue({ maxDepth: 1 }), ([schema, values], key, polluted) => {
+      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'zzz', 'b', '0'), fc.jsonValue({ maxDepth: 1 }), ([schema, values], key, polluted) => {
         const validator = compileSchema(schemaText(schema));
         const prototype = Object.prototype as Record<string, unknown>;
         prototype[key] = polluted;
@@ -85,6 +102,29 @@ describe('generated validators agree with the reference validator (property)', (
       }),
       { numRuns: 60 },
     );
+  });
+
+  it.each([
+    ['Array.prototype', Array.prototype],
+    ['Object.prototype', Object.prototype],
+  ])('with [0] polluted on %s, a hole never takes the polluted value (items, any-value items and members, enum, nested)', (_, prototype) => {
+    const schemas: Schema[] = [{ type: 'array', items: { type: 'integer' } }, { type: 'array' }, { type: 'object' }, { enum: [[5, 1]] }, { type: 'object', properties: { list: { type: 'array', items: { enum: [5, 1] } } } }];
+    const sparse = (): unknown[] => {
+      const array: unknown[] = [];
+      array[1] = 1;
+      return array;
+    };
+    for (const exact of [false, true]) {
+      const validators = schemas.map((schema) => compileSchema(schemaText(schema), { exactNumbers: exact }));
+      Object.defineProperty(prototype, 0, { value: 5, enumerable: true, configurable: true, writable: true });
+      try {
+        schemas.forEach((schema, i) => {
+          for (const value of [sparse(), { list: sparse() }]) expectAgreement(validators[i]!, schema, value, exact);
+        });
+      } finally {
+        delete (prototype as unknown as Record<number, unknown>)[0];
+      }
+    }
   });
 
   it('with a non-enumerable property on Object.prototype: an inherited value never stands in for an own one', () => {

@@ -200,19 +200,24 @@ function exactForm(n: number): fc.Arbitrary<unknown> {
 
 /**
  * A JSON value made hostile while keeping most of its JSON meaning: non-enumerable and accessor
- * properties, symbol keys, null-prototype objects, class instances, sparse arrays, boxed primitives.
+ * properties, symbol keys, null-prototype objects, class instances, sparse arrays (with an extra
+ * property making up their count of keys), arrays with Object.prototype, boxed primitives.
  * The reference validator decides what each means as JSON.
  */
 export function hostileVersion(value: unknown): fc.Arbitrary<unknown> {
   const leaf = fc.constantFrom<unknown>(undefined, Symbol('s'), () => 1, Number.NaN, new Number(1), new String('a'), new Boolean(true), new Date(0), new Map(), 1n);
   if (Array.isArray(value)) {
-    return fc.tuple(fc.tuple(...value.map((item) => fc.oneof({ weight: 4, arbitrary: hostileVersion(item) }, { weight: 1, arbitrary: leaf }))), fc.constantFrom('plain', 'plain', 'sparse', 'subclass', 'extra-key')).map(([items, form]) => {
+    return fc.tuple(fc.tuple(...value.map((item) => fc.oneof({ weight: 4, arbitrary: hostileVersion(item) }, { weight: 1, arbitrary: leaf }))), fc.constantFrom('plain', 'plain', 'sparse', 'subclass', 'extra-key', 'sparse-extra-key', 'object-prototype')).map(([items, form]) => {
       const array: unknown[] = form === 'subclass' ? new (class Items extends Array<unknown> {})() : [];
+      const sparse = form === 'sparse' || form === 'sparse-extra-key';
       items.forEach((item, i) => {
-        if (!(form === 'sparse' && i === 0)) array[i] = item;
+        if (!(sparse && i === 0)) array[i] = item;
       });
-      if (form === 'sparse') array.length = Math.max(array.length, 1);
-      if (form === 'extra-key') (array as unknown as Record<string, unknown>)['extra'] = 1;
+      if (sparse) array.length = Math.max(array.length, 1);
+      // With a hole, one extra property makes up the count of own keys that a dense array has.
+      if (form === 'extra-key' || form === 'sparse-extra-key') (array as unknown as Record<string, unknown>)['extra'] = 1;
+      // Still an array (Array.isArray, and JSON.stringify writes it as one), never an object.
+      if (form === 'object-prototype') Object.setPrototypeOf(array, Object.prototype);
       return array;
     });
   }

@@ -79,13 +79,11 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
       const target = targets.pop()! as Record<string, unknown>;
       const depth = depths.pop()!;
       if (depth > limits.maxDepth) return undefined;
-      const array = Array.isArray(target);
-      const keys = Reflect.ownKeys(source);
-      if (array && keys.length !== (source as unknown[]).length + 1) return undefined;
+      const keys = Array.isArray(target) ? indicesOf(source) : Reflect.ownKeys(source);
+      if (keys === undefined) return undefined;
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
         if (typeof key === 'symbol') return undefined;
-        if (array && key === 'length') continue;
         const descriptor = Object.getOwnPropertyDescriptor(source, key);
         if (descriptor === undefined || !('value' in descriptor) || !descriptor.enumerable) return undefined;
         if (++nodes > limits.maxNodes) return undefined;
@@ -111,6 +109,17 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An array's indices, when its own keys are exactly those and "length": the copy is then exactly
+ * its JSON elements. Each index is read by its own descriptor, so a hole is found even where an
+ * extra named property makes up the count.
+ */
+function indicesOf(array: object): string[] | undefined {
+  const length: unknown = Object.getOwnPropertyDescriptor(array, 'length')?.value;
+  if (typeof length !== 'number' || Reflect.ownKeys(array).length !== length + 1) return undefined;
+  return Array.from({ length }, (_, i) => String(i));
 }
 
 function isJsonScalar(value: unknown, exactNumbers: boolean): boolean {

@@ -69,10 +69,11 @@ export const arrayRules: TypedRuleFamily<'array'> = {
   },
   emit(rules, scope) {
     const { pass, schemaPath, value } = scope;
+    // A hole reads as undefined (not JSON, refused), never as what a prototype holds at its index.
     const item = Code.identifier('item');
     const itemPath = keyed(Code.identifier('i'));
     const itemStatements = rules.items === undefined ? code`if (!${Code.helper('isJsonValue')}(${item})) ${pass.notJson(item, schemaPath, itemPath)}` : scope.child(rules.items, item, itemPath, `${scope.stem}Items`, true);
-    return lines([bounds.emit(rules, scope), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item${Code.typeOnly(': unknown')} = ${value}[i];`, itemStatements, code`}`]);
+    return lines([bounds.emit(rules, scope), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item${Code.typeOnly(': unknown')} = Object.hasOwn(${value}, i) ? ${value}[i] : undefined;`, itemStatements, code`}`]);
   },
   type(rules, scope, indent) {
     const members = rules.items === undefined ? [scope.jsonValue()] : scope.typeOf(rules.items, indent);

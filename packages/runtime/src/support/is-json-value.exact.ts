@@ -17,8 +17,9 @@ export function isJsonValue(value: unknown, depth = 0): boolean {
       if (value === null || isJsonNumber(value)) return true;
       if (depth >= 256) return false;
       if (Array.isArray(value)) {
+        // A hole is not JSON; reading it would find whatever a prototype holds at that index.
         for (let i = 0; i < value.length; i++) {
-          if (!isJsonValue(value[i], depth + 1)) return false;
+          if (!Object.hasOwn(value, i) || !isJsonValue(value[i], depth + 1)) return false;
         }
         return true;
       }
