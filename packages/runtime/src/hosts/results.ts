@@ -19,9 +19,12 @@ export function outputText(output: unknown): string {
 export function outputAsDoubles(output: unknown): { readonly value: unknown; readonly exact: boolean; readonly fits: boolean } {
   let exact = true;
   let fits = true;
+  // Whether a bigint or a JsonNumber occurs: then the value is rebuilt, even where each is a double exactly.
+  let plain = true;
   const stack: unknown[] = [output];
   while (stack.length > 0) {
     const value = stack.pop();
+    if (typeof value === 'bigint' || isJsonNumber(value)) plain = false;
     if (typeof value === 'bigint') {
       const double = Number(value);
       fits &&= Number.isFinite(double);
@@ -34,7 +37,7 @@ export function outputAsDoubles(output: unknown): { readonly value: unknown; rea
       for (const item of Object.values(value)) stack.push(item);
     }
   }
-  return { value: exact ? output : (JSON.parse(outputText(output)) as unknown), exact, fits };
+  return { value: plain ? output : (JSON.parse(outputText(output)) as unknown), exact, fits };
 }
 
 /**
@@ -43,7 +46,8 @@ export function outputAsDoubles(output: unknown): { readonly value: unknown; rea
  * would be rounded (or, beyond the double range, become null).
  */
 export function valueOrExactText(output: unknown): unknown {
-  return outputAsDoubles(output).exact ? output : outputText(output);
+  const { value, exact } = outputAsDoubles(output);
+  return exact ? value : outputText(output);
 }
 
 /** The longest failure text an adapter hands a model: the code, and the runtime's message as bounded. */

@@ -141,13 +141,15 @@ describe('exact-mode numbers through the providers', () => {
   it('Gemini answers an output with a number no double holds as its JSON text, every digit kept; others as a value', async () => {
     const gemini = geminiTools(ledgerRuntime([]));
     expect(await gemini.call({ id: 'f', name: 'ledger.entry', args: { id: 1, share: 0.25 } })).toEqual({ functionResponse: { id: 'f', name: 'ledger.entry', response: { output: { id: 1, share: 0.25 } } } });
-    expect(await geminiAnsweringExactNumbers()).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: '{"id":1234567890123456789,"share":1e-400}' } } });
+    expect(await geminiAnswering({ id: 1234567890123456789n, share: new JsonNumber('1e-400') })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: '{"id":1234567890123456789,"share":1e-400}' } } });
+    // A bigint a double holds exactly (2^60) is sent as that number: the host could not serialise a bigint.
+    expect(await geminiAnswering({ id: 2n ** 60n, share: 0.25 })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: { id: 2 ** 60, share: 0.25 } } } });
   });
 
-  /** A tool whose output holds a bigint and a JsonNumber below the double range. */
-  async function geminiAnsweringExactNumbers() {
+  /** A tool answering with exact-mode values, as a handler may build them. */
+  async function geminiAnswering(output: unknown) {
     const rt = new CapabilityRuntime();
-    rt.registerValidatedJsonTool(ToolPolicy.json('ledger.entry'), ToolMetadata.of('Books.'), ledger as never, () => ({ id: 1234567890123456789n, share: new JsonNumber('1e-400') }) as never);
+    rt.registerValidatedJsonTool(ToolPolicy.json('ledger.entry'), ToolMetadata.of('Books.'), ledger as never, () => output as never);
     return geminiTools(rt).call({ name: 'ledger.entry', args: { id: 1, share: 0.25 } });
   }
 
