@@ -83,26 +83,33 @@ function agreeOnRandomCases(exact: boolean, numRuns: number): void {
   );
 }
 
+/** Sized by runs, not by the clock: a run takes seconds on a quiet machine and minutes under a load of 30 on two cores. */
+const propertyTimeout = 900_000;
+
 describe('generated validators agree with the reference validator (property)', () => {
-  it('default mode: random schemas, JSON and non-JSON values', () => agreeOnRandomCases(false, 250));
+  it('default mode: random schemas, JSON and non-JSON values', () => agreeOnRandomCases(false, 250), propertyTimeout);
 
-  it('exact mode: numbers as doubles, bigints and JsonNumbers too', () => agreeOnRandomCases(true, 150));
+  it('exact mode: numbers as doubles, bigints and JsonNumbers too', () => agreeOnRandomCases(true, 150), propertyTimeout);
 
-  it('with an enumerable property polluting Object.prototype (a hole reads "0" from it): verdicts stay those on the value as JSON', () => {
-    fc.assert(
-      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'zzz', 'b', '0'), fc.jsonValue({ maxDepth: 1 }), ([schema, values], key, polluted) => {
-        const validator = compileSchema(schemaText(schema));
-        const prototype = Object.prototype as Record<string, unknown>;
-        prototype[key] = polluted;
-        try {
-          for (const value of values) expectAgreement(validator, schema, value, false);
-        } finally {
-          delete prototype[key];
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'with an enumerable property polluting Object.prototype (a hole reads "0" from it): verdicts stay those on the value as JSON',
+    () => {
+      fc.assert(
+        fc.property(casesFor(false), fc.constantFrom('a', 'name', 'zzz', 'b', '0'), fc.jsonValue({ maxDepth: 1 }), ([schema, values], key, polluted) => {
+          const validator = compileSchema(schemaText(schema));
+          const prototype = Object.prototype as Record<string, unknown>;
+          prototype[key] = polluted;
+          try {
+            for (const value of values) expectAgreement(validator, schema, value, false);
+          } finally {
+            delete prototype[key];
+          }
+        }),
+        { numRuns: 60 },
+      );
+    },
+    propertyTimeout,
+  );
 
   it.each([
     ['Array.prototype', Array.prototype],
@@ -127,18 +134,22 @@ describe('generated validators agree with the reference validator (property)', (
     }
   });
 
-  it('with a non-enumerable property on Object.prototype: an inherited value never stands in for an own one', () => {
-    fc.assert(
-      fc.property(casesFor(false), fc.constantFrom('a', 'name', 'b'), ([schema, values], key) => {
-        const validator = compileSchema(schemaText(schema));
-        Object.defineProperty(Object.prototype, key, { value: 1, enumerable: false, configurable: true, writable: true });
-        try {
-          for (const value of values) expectAgreement(validator, schema, value, false);
-        } finally {
-          delete (Object.prototype as Record<string, unknown>)[key];
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'with a non-enumerable property on Object.prototype: an inherited value never stands in for an own one',
+    () => {
+      fc.assert(
+        fc.property(casesFor(false), fc.constantFrom('a', 'name', 'b'), ([schema, values], key) => {
+          const validator = compileSchema(schemaText(schema));
+          Object.defineProperty(Object.prototype, key, { value: 1, enumerable: false, configurable: true, writable: true });
+          try {
+            for (const value of values) expectAgreement(validator, schema, value, false);
+          } finally {
+            delete (Object.prototype as Record<string, unknown>)[key];
+          }
+        }),
+        { numRuns: 60 },
+      );
+    },
+    propertyTimeout,
+  );
 });
