@@ -41,7 +41,7 @@ describe('the published packages', () => {
     'ships the runtime without the compiler, and the compiler without the runtime',
     () => {
       const runtimeFiles = runtime.files.map((f) => f.path);
-      expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
+      expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'dist/hosts/openai-agents.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
       // No keyword table, emitter, template or CLI; source only for the support code modules carry.
       expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|cli/.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
       const compilerFiles = compiler.files.map((f) => f.path);
@@ -78,7 +78,7 @@ describe('the published packages', () => {
       expect(listed.map((line) => line.slice(project.length + 1))).toEqual([join('node_modules', '@json-tool-contracts', 'runtime')]);
 
       // The optional peers, as a project that uses those adapters installs them.
-      for (const peer of ['ai', '@modelcontextprotocol/sdk']) {
+      for (const peer of ['ai', '@modelcontextprotocol/sdk', '@openai/agents']) {
         mkdirSync(join(project, 'node_modules', peer, '..'), { recursive: true });
         symlinkSync(join(root, 'node_modules', peer), join(project, 'node_modules', peer));
       }
@@ -91,6 +91,7 @@ import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
 import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
 import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
 import { openAiChatTools } from '@json-tool-contracts/runtime/providers';
+import { openAiAgentsTools } from '@json-tool-contracts/runtime/openai-agents';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { mathAdd } from './generated/index.mjs';
 const runtime = new CapabilityRuntime();
@@ -98,12 +99,12 @@ runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, async ({ lef
 const mcp = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 2, right: 3 } });
 const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } }), runtime).listTools().tools.length;
 const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
-console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, json: String(parseJson('1e400', { exactNumbers: true })) }));
+console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })) }));
 `,
       );
       const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', json: '1e400' });
+      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400' });
     },
     processTimeout,
   );

@@ -20,7 +20,8 @@ type Schema = Record<string, unknown>;
 /** `true`: every tool strict, refusing one that cannot be; `'when-possible'`: such a tool falls back to non-strict. */
 export type StrictOption = boolean | 'when-possible';
 
-interface Prepared {
+/** One tool as a provider is shown it. */
+export interface Prepared {
   readonly entry: CatalogEntry;
   readonly hostName: string;
   readonly schema: Schema;
@@ -64,7 +65,7 @@ function objectRoot(entry: CatalogEntry, provider: string): Schema {
  * OpenAI strict (`restoresNulls`) an optional property the model left out arrives as null; the
  * contract says absent, so such nulls are removed first.
  */
-async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], names: ToolNames, call: ProviderToolCall, hostName: unknown, rawArguments: unknown, restoresNulls = false): Promise<{ ok: boolean; text: string; output?: unknown }> {
+async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], names: ToolNames, call: ProviderToolCall, hostName: unknown, rawArguments: unknown, restoresNulls = false, signal?: AbortSignal): Promise<{ ok: boolean; text: string; output?: unknown }> {
   const name = typeof hostName === 'string' ? names.fromHost(hostName) : undefined;
   const tool = prepared.find((t) => t.entry.name === name);
   if (tool === undefined) {
@@ -74,7 +75,7 @@ async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], na
   const parsed = parseArguments(rawArguments, tool.entry.exactNumbers);
   if (!parsed.ok) return { ok: false, text: parsed.text };
   const input = tool.strict && restoresNulls ? restoreOptionalNulls(parsed.value, shownInputSchema(tool.entry)) : parsed.value;
-  const result: CallResult = await runtime.callAsync(tool.entry.name, input, { context: new ProviderCallContext(call) });
+  const result: CallResult = await runtime.callAsync(tool.entry.name, input, signal === undefined ? { context: new ProviderCallContext(call) } : { context: new ProviderCallContext(call), signal });
   return result.ok ? { ok: true, text: outputText(result.output), output: result.output } : { ok: false, text: failureText(result) };
 }
 
@@ -83,7 +84,15 @@ export type ProviderToolCall =
   | { readonly provider: 'openai-chat'; readonly call: Parameters<OpenAiChatTools['call']>[0] }
   | { readonly provider: 'openai-responses'; readonly call: Parameters<OpenAiResponsesTools['call']>[0] }
   | { readonly provider: 'anthropic'; readonly call: Parameters<AnthropicTools['call']>[0] }
-  | { readonly provider: 'gemini'; readonly call: Parameters<GeminiTools['call']>[0] };
+  | { readonly provider: 'gemini'; readonly call: Parameters<GeminiTools['call']>[0] }
+  | { readonly provider: 'openai-agents'; readonly call: AgentsToolCall };
+
+/** What the OpenAI Agents SDK hands a function tool of its call: the name and the model's argument text. */
+export interface AgentsToolCall {
+  readonly name: string;
+  readonly arguments: string;
+  readonly callId?: string;
+}
 
 class ProviderCallContext {
   constructor(readonly toolCall: ProviderToolCall) {}
@@ -111,9 +120,16 @@ export interface OpenAiFunctionDefinition {
 export interface OpenAiChatTools {
   /** For `tools` of a Chat Completions request. */
   readonly tools: { readonly type: 'function'; readonly function: OpenAiFunctionDefinition }[];
-  /** A `tool_calls` entry of the assistant message → the `role: "tool"` message that answers it. */
-  call(toolCall: { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }): Promise<{ role: 'tool'; tool_call_id: string; content: string }>;
+  /**
+   * A `tool_calls` entry of the assistant message → the `role: "tool"` message that answers it. It
+   * takes `openai`'s `ChatCompletionMessageToolCall` as it is: a custom tool call is answered as
+   * not one of these function tools.
+   */
+  call(toolCall: OpenAiChatToolCall): Promise<{ role: 'tool'; tool_call_id: string; content: string }>;
 }
+
+/** A function tool call, or a custom one (`openai` 6 types the two as one union). */
+export type OpenAiChatToolCall = { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } } | { readonly id: string; readonly custom: { readonly name: string } };
 
 export interface OpenAiResponsesTools {
   /** For `tools` of a Responses request. */
@@ -122,17 +138,29 @@ export interface OpenAiResponsesTools {
   call(item: { readonly call_id: string; readonly name: string; readonly arguments: string }): Promise<{ type: 'function_call_output'; call_id: string; output: string }>;
 }
 
-function openAiPrepared(runtime: CapabilityRuntime, options: OpenAiToolsOptions) {
-  return prepare(runtime, 'portable', openAiStrictProjection, options.strict ?? true, 'OpenAI');
+/** A runtime's tools as OpenAI function tools, with their names: what adapters over OpenAI's SDKs share. */
+export interface FunctionToolSet {
+  readonly tools: readonly Prepared[];
+  readonly names: ToolNames;
+}
+
+export function openAiFunctionTools(runtime: CapabilityRuntime, options: OpenAiToolsOptions, provider = 'OpenAI'): FunctionToolSet {
+  return prepare(runtime, 'portable', openAiStrictProjection, options.strict ?? true, provider);
+}
+
+/** An Agents SDK call of one of those tools, from the model's argument text: the output as JSON text, or the failure. */
+export function runAgentsToolCall(runtime: CapabilityRuntime, set: FunctionToolSet, call: AgentsToolCall, signal?: AbortSignal): Promise<{ ok: boolean; text: string; output?: unknown }> {
+  return run(runtime, set.tools, set.names, { provider: 'openai-agents', call }, call.name, call.arguments, true, signal);
 }
 
 const definition = (tool: Prepared): OpenAiFunctionDefinition => ({ name: tool.hostName, description: tool.entry.description, parameters: tool.schema, strict: tool.strict });
 
 export function openAiChatTools(runtime: CapabilityRuntime, options: OpenAiToolsOptions = {}): OpenAiChatTools {
-  const { tools, names } = openAiPrepared(runtime, options);
+  const { tools, names } = openAiFunctionTools(runtime, options);
   return {
     tools: tools.map((tool) => ({ type: 'function', function: definition(tool) })),
     async call(toolCall) {
+      if (!('function' in toolCall)) return { role: 'tool', tool_call_id: toolCall.id, content: `unknown_tool: ${JSON.stringify(String(toolCall.custom?.name))} is a custom tool; these are function tools: ${tools.map((t) => t.hostName).join(', ') || 'none'}` };
       const { text } = await run(runtime, tools, names, { provider: 'openai-chat', call: toolCall }, toolCall.function.name, toolCall.function.arguments, true);
       return { role: 'tool', tool_call_id: toolCall.id, content: text };
     },
@@ -140,7 +168,7 @@ export function openAiChatTools(runtime: CapabilityRuntime, options: OpenAiTools
 }
 
 export function openAiResponsesTools(runtime: CapabilityRuntime, options: OpenAiToolsOptions = {}): OpenAiResponsesTools {
-  const { tools, names } = openAiPrepared(runtime, options);
+  const { tools, names } = openAiFunctionTools(runtime, options);
   return {
     tools: tools.map((tool) => ({ type: 'function', ...definition(tool) })),
     async call(item) {

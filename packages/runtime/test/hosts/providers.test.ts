@@ -10,6 +10,7 @@ import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools, providerToolCall, ProviderToolError, type ProviderToolCall } from '../../src/hosts/providers.js';
 import { portableName, toolNames } from '../../src/targets/tool-names.js';
 import { CapabilityRuntime, JsonNumber, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { compileContracts } from '../../../../src/compiler.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 
 type Json = Record<string, unknown>;
@@ -59,6 +60,33 @@ describe("definitions fit each SDK's request types (checked by tsc) and carry th
     const item: OpenAI.Responses.ResponseFunctionToolCall = { type: 'function_call', call_id: 'c2', name: 'math_add', arguments: '{"left":1,"right":"x"}' };
     const output: OpenAI.Responses.ResponseInputItem.FunctionCallOutput = await responses.call(item);
     expect(output).toEqual({ type: 'function_call_output', call_id: 'c2', output: 'invalid_input: input for "math.add" does not match its contract: /right: must be an integer, got string' });
+  });
+
+  it('an enum without "type" is offered strict, its members as they are, and --target openai-strict agrees', () => {
+    const text = JSON.stringify({
+      name: 'modes.set',
+      description: 'Sets a mode.',
+      input: { type: 'object', properties: { mode: { enum: ['fast', 1, null] } }, required: ['mode'], additionalProperties: false },
+      output: { type: 'object' },
+    });
+    const rt = new CapabilityRuntime();
+    rt.registerValidatedJsonTool(ToolPolicy.json('modes.set'), ToolMetadata.of('Sets a mode.'), compileContract(text) as never, () => ({}));
+    expect(openAiChatTools(rt).tools[0]!.function).toMatchObject({ strict: true, parameters: { properties: { mode: { enum: ['fast', 1, null] } } } });
+    const { diagnostics } = compileContracts([{ file: 'modes.set.contract.json', text }], { targets: ['openai-strict'] });
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it("OpenAI Chat: call takes the SDK's tool-call union as it is, and answers a custom tool call as not its own", async () => {
+    const chat = openAiChatTools(runtime(), { strict: 'when-possible' });
+    const calls: OpenAI.Chat.ChatCompletionMessageToolCall[] = [
+      { id: 'c1', type: 'function', function: { name: 'math_add', arguments: '{"left":2,"right":3}' } },
+      { id: 'c2', type: 'custom', custom: { name: 'grammar_tool', input: 'x' } },
+    ];
+    const answers: OpenAI.Chat.ChatCompletionToolMessageParam[] = await Promise.all(calls.map((toolCall) => chat.call(toolCall)));
+    expect(answers).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: '{"total":5}' },
+      { role: 'tool', tool_call_id: 'c2', content: 'unknown_tool: "grammar_tool" is a custom tool; these are function tools: math_add, notes_search' },
+    ]);
   });
 
   it('Anthropic Messages', async () => {
