@@ -111,7 +111,7 @@ describe('@openai/agents: tools backed by the runtime', () => {
     expect(model.toolOutput()).toBe('{"id":"n1"}');
   });
 
-  it('exact-mode numbers are read from the model\'s own text, every digit kept', async () => {
+  it("exact-mode numbers are read from the model's own text, every digit kept", async () => {
     const { model } = await runAgent(runtimeWith(), 'records_get', '{"id":1234567890123456789,"weight":0.30000000000000000001}');
     expect(model.toolOutput()).toMatch(/^invalid_input: .*\/weight: must be at most 0\.3/);
     const valid = await runAgent(runtimeWith(), 'records_get', '{"id":1234567890123456789}');
