@@ -8,7 +8,33 @@ import { BuildCache, removeBuildCache } from '../output/build-cache.js';
 import { compileSourcesInParallel, contractsPerThread } from '../parallel/compile-in-parallel.js';
 import { version } from '../version.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';
+import type { CliCommand } from './command.js';
+import { emitOption, exactNumbersOption, formatOption, jobsOption, type SharedFlags, sharedOptionsOf, strictOption, targetOption } from './options.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
+
+/** `jtc build <inputs…> -o <dir>`: one module per contract plus an index, or nothing when a contract has an error. */
+export const buildCommand: CliCommand = (program, context) => {
+  program
+    .command('build')
+    .summary('check contracts and write one validator module per contract plus an index')
+    .description('Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
+    .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json')
+    .option('-o, --out <dir>', 'the output folder (required)')
+    .addOption(emitOption())
+    .addOption(formatOption())
+    .addOption(strictOption())
+    .addOption(exactNumbersOption())
+    .addOption(jobsOption())
+    .addOption(targetOption())
+    .option('-w, --watch', 'rebuild on every change until interrupted')
+    .option('--no-cache', 'compile every contract, and keep no cache in <dir>/.jtc-cache')
+    .action(async (inputs: string[], flags: SharedFlags & { watch?: true; cache: boolean }) => {
+      if (inputs.length === 0) throw new UsageError('build: name contract files or folders (jtc help build)');
+      if (flags.out === undefined) throw new UsageError('build: name the output folder with -o <dir>');
+      const options = { ...sharedOptionsOf(flags), out: flags.out, cache: flags.cache };
+      context.exitCode = await (flags.watch === true ? watchBuild : runBuild)(inputs, options, context.write);
+    });
+};
 
 export interface BuildCommandOptions {
   readonly out: string;

@@ -1,3 +1,4 @@
+import type { CliCommand } from './command.js';
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
@@ -137,3 +138,22 @@ function textReport(results: readonly ToolResult[], summary: { tools: number; im
   lines.push(`${plural(summary.tools, 'tool')}: ${summary.imported} imported (${summary.rewritten} rewritten), ${summary.refused} refused`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * `jtc import`: its arguments go to parseImportArgs as they are (its options and usage text are its
+ * own, not yet declared on commander); `--help` prints that usage.
+ */
+export const importCommand: CliCommand = (program, context) => {
+  program
+    .command('import')
+    .summary('write contracts from tools that exist: a tools/list file, provider function definitions, or a live MCP server')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[arguments...]', 'see jtc import --help')
+    .action(async (args: string[]) => {
+      const options = parseImportArgs(args);
+      if (options === 'help') context.write(importUsage);
+      else context.exitCode = await runImport(options, context.write);
+    });
+};

@@ -1,9 +1,11 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Option } from 'commander';
 import { compileContracts } from '../compiler.js';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { version } from '../version.js';
+import type { CliCommand } from './command.js';
 
 export const initTemplates = ['mcp', 'ai-sdk'] as const;
 export type InitTemplate = (typeof initTemplates)[number];
@@ -16,6 +18,19 @@ const renamed: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
 
 /** Where the example contract's module goes: the folder `npm run contracts` builds into. */
 const generatedFolder = join('src', 'generated');
+
+/** `jtc init [dir] [--template mcp|ai-sdk]`. */
+export const initCommand: CliCommand = (program, context) => {
+  program
+    .command('init')
+    .summary('start a project: a contract, its module, a typed handler map, a server or agent loop and a test that already work')
+    .description('Start a project in a folder (default: the current one): a contract, its generated module, a typed handler map, an MCP stdio server or an AI SDK loop, and a test that already work together. Writes nothing when any of its files exists.')
+    .argument('[dir]', 'the project folder', '.')
+    .addOption(new Option('--template <name>', 'the entry point: an MCP stdio server, or an AI SDK generateText loop').choices(initTemplates).default('mcp' satisfies InitTemplate))
+    .action((dir: string, flags: { template: InitTemplate }) => {
+      context.exitCode = runInit(dir, flags.template, context.write);
+    });
+};
 
 /**
  * `jtc init [dir] [--template mcp|ai-sdk]`: writes a project in which a contract, its generated

@@ -1,7 +1,9 @@
 import { diagnosticCodes } from '../diagnostics/codes.js';
 import { escapeForTerminal, formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
-export type OutputFormat = 'text' | 'json';
+/** What `--format` takes: text for people, json for tools. */
+export const outputFormats = ['text', 'json'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
 
 export interface Summary {
   readonly contracts: number;

@@ -67,7 +67,70 @@ describe('jtc check', () => {
     expect(jtc(['--help'])).toMatchObject({ code: 0 });
     expect(jtc(['--help']).stdout).toContain('build');
     expect(jtc(['check', '--help']).stdout).toContain('--strict');
-    expect(jtc(['--version']).stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+    const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(jtc(['--version'])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+    expect(jtc(['-v']).stdout).toBe(`${packageVersion}\n`);
+  });
+});
+
+describe('the command line', () => {
+  /** The long flags a help text lists. */
+  const flagsIn = (help: string): string[] => [...help.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((match) => match[1]!).sort();
+
+  it('lists each command with what it does, and its options only in its own help', () => {
+    const overview = jtc(['--help']);
+    expect(overview).toMatchObject({ code: 0, stderr: '' });
+    expect(overview.stdout).toMatch(/^ {2}check \[options\] \[inputs\.\.\.\] +check contracts/m);
+    expect(overview.stdout).toMatch(/^ {2}diff \[options\] \[inputs\.\.\.\] +compare two versions/m);
+    expect(overview.stdout).not.toContain('--watch');
+    expect(flagsIn(jtc(['build', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-cache', '--out', '--strict', '--target', '--watch']);
+    expect(flagsIn(jtc(['check', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--out', '--strict', '--target']);
+    expect(flagsIn(jtc(['diff', '--help']).stdout)).toEqual(['--base', '--exact-numbers', '--format', '--help']);
+    expect(jtc(['build', '--help']).stdout).toMatch(/^Usage: jtc build \[options\] \[inputs\.\.\.\]\n/);
+    expect(jtc(['build', '--help']).stdout).toContain('(choices: "ts", "js", default: "ts")');
+  });
+
+  it('shows the same help for help <command> and <command> --help, and -h', () => {
+    for (const command of ['check', 'build', 'diff']) {
+      const help = jtc([command, '--help']);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(jtc(['help', command])).toEqual(help);
+      expect(jtc([command, '-h'])).toEqual(help);
+    }
+    expect(jtc(['help'])).toEqual(jtc(['--help']));
+  });
+
+  it('suggests the command or option meant by a typo, in one line, exit 2', () => {
+    expect(jtc(['biuld', 'contracts'])).toEqual({ code: 2, stdout: '', stderr: "jtc: unknown command 'biuld' (Did you mean build?)\n" });
+    expect(jtc(['check', 'fixtures/valid', '--frmat', 'json'])).toEqual({ code: 2, stdout: '', stderr: "jtc: unknown option '--frmat' (Did you mean --format?)\n" });
+    expect(jtc(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "jtc: unknown command 'frobnicate'\n" });
+    expect(jtc(['diff', 'a', 'b', '--emit', 'js'])).toEqual({ code: 2, stdout: '', stderr: "jtc: unknown option '--emit'\n" });
+  });
+
+  it('names the choices of a bad --emit, --format or --target, and refuses a bad --jobs, exit 2', () => {
+    expect(jtc(['check', 'fixtures/valid', '--format', 'xml'])).toEqual({ code: 2, stdout: '', stderr: "jtc: option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json.\n" });
+    expect(jtc(['build', 'fixtures/valid', '-o', 'out', '--emit', 'mjs'])).toEqual({ code: 2, stdout: '', stderr: "jtc: option '--emit <kind>' argument 'mjs' is invalid. Allowed choices are ts, js.\n" });
+    const target = jtc(['check', 'fixtures/valid', '--target', 'openai,claude']);
+    expect(target).toMatchObject({ code: 2, stdout: '' });
+    expect(target.stderr).toMatch(/^jtc: option '--target <names>' argument 'openai,claude' is invalid\. Unknown target "claude"; the targets are mcp-2025-11-25, .*gemini-parameters\.\n$/);
+    expect(jtc(['check', 'fixtures/valid', '-j', '1.5'])).toEqual({ code: 2, stdout: '', stderr: "jtc: option '-j, --jobs <n>' argument '1.5' is invalid. It takes a whole number of at least 1.\n" });
+  });
+
+  it('takes --target repeated or comma-separated, each target once', () => {
+    const once = jtc(['check', 'fixtures/valid', '--target', 'openai', '--format', 'json']);
+    expect(once.code).toBe(0);
+    expect(jtc(['check', 'fixtures/valid', '--target', 'openai,openai', '--target', 'openai', '--format', 'json'])).toEqual(once);
+    expect((JSON.parse(once.stdout) as { summary: { warnings: number } }).summary.warnings).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with the help on standard error when no command is named, and for a missing argument', () => {
+    const bare = jtc([]);
+    expect(bare).toMatchObject({ code: 2, stdout: '' });
+    expect(bare.stderr).toContain('Usage: jtc [options] [command]');
+    expect(jtc(['check'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: check: name contract files or folders (jtc help check)\n' });
+    expect(jtc(['build', 'fixtures/valid'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name the output folder with -o <dir>\n' });
+    expect(jtc(['check', 'fixtures/valid', '-o'])).toEqual({ code: 2, stdout: '', stderr: "jtc: option '-o, --out <dir>' argument missing\n" });
+    expect(jtc(['diff', 'fixtures/valid'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^jtc: diff: name the old and the new version/) as unknown });
   });
 });
 
