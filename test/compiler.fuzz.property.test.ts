@@ -148,7 +148,9 @@ describe('compiler fuzzing (property): never a throw, always a diagnostic inside
   });
 });
 
-describe('large inputs stay linear: each checks within a generous bound (a guard against hangs, not a performance figure)', () => {
+// No clock here (it would fail on a busy machine, and speed belongs to `npm run bench`): these inputs
+// must get their diagnostic without a throw or a stack overflow, and a runaway step is caught by the test timeout.
+describe('large inputs are checked, each with its diagnostic', () => {
   const contractWith = (input: string) => `{"name": "big.one", "description": "D.", "input": ${input}, "output": {}}`;
   const names = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `name${i}`));
   it.each([
@@ -158,9 +160,7 @@ describe('large inputs stay linear: each checks within a generous bound (a guard
     ['an enum of two 30,000-member objects', contractWith(`{"enum": [{${Array.from({ length: 30_000 }, (_, i) => `"k${i}": 1`).join(',')}}, {${Array.from({ length: 30_000 }, (_, i) => `"k${i}": 1`).join(',')}}]}`)],
     ['20,000 comments', `${'// note\n'.repeat(20_000)}${contractWith('{}')}`],
   ])('%s', (_, text) => {
-    const started = performance.now();
     const result = compileContracts([{ file: 'big.contract.json', text }]);
     expect(result.diagnostics.length).toBeGreaterThan(0);
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -238,7 +238,8 @@ describe('jtc build and jtc check -o', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const waitFor = async (predicate: () => boolean): Promise<void> => {
-      for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+      // Up to 2 minutes: a guard against a hang, far beyond what a slow machine needs.
+      for (let i = 0; i < 2400 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(predicate()).toBe(true);
     };
     const exited = new Promise((r) => child.on('exit', r));
