@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
@@ -9,31 +10,25 @@ import { compileSourcesInParallel, contractsPerThread } from '../parallel/compil
 import { version } from '../version.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';
 import type { CliCommand } from './command.js';
-import { emitOption, exactNumbersOption, formatOption, jobsOption, type SharedFlags, sharedOptionsOf, strictOption, targetOption } from './options.js';
+import { checkAndBuildOptions, inputsOf, settingsOf, withOptions } from './options.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
 
 /** `jtc build <inputs…> -o <dir>`: one module per contract plus an index, or nothing when a contract has an error. */
 export const buildCommand: CliCommand = (program, context) => {
-  program
+  const command = program
     .command('build')
     .summary('check contracts and write one validator module per contract plus an index')
     .description('Check contracts and write one validator module per contract plus an index; writes nothing if any contract has an error.')
-    .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json')
-    .option('-o, --out <dir>', 'the output folder (required)')
-    .addOption(emitOption())
-    .addOption(formatOption())
-    .addOption(strictOption())
-    .addOption(exactNumbersOption())
-    .addOption(jobsOption())
-    .addOption(targetOption())
-    .option('-w, --watch', 'rebuild on every change until interrupted')
-    .option('--no-cache', 'compile every contract, and keep no cache in <dir>/.jtc-cache')
-    .action(async (inputs: string[], flags: SharedFlags & { watch?: true; cache: boolean }) => {
-      if (inputs.length === 0) throw new UsageError('build: name contract files or folders (jtc help build)');
-      if (flags.out === undefined) throw new UsageError('build: name the output folder with -o <dir>');
-      const options = { ...sharedOptionsOf(flags), out: flags.out, cache: flags.cache };
-      context.exitCode = await (flags.watch === true ? watchBuild : runBuild)(inputs, options, context.write);
-    });
+    .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json (default: "contracts" in jtc.config.json)');
+  withOptions(command, [...checkAndBuildOptions('the output folder (required, unless "out" in jtc.config.json names it)'), new Option('-w, --watch', 'rebuild on every change until interrupted'), new Option('--no-cache', 'compile every contract, and keep no cache in <dir>/.jtc-cache')]).action(
+    async (inputs: string[], flags: { format: OutputFormat; jobs: number; watch?: true; cache: boolean }) => {
+      const settings = settingsOf(command);
+      const { out } = settings;
+      if (out === undefined) throw new UsageError('build: name the output folder with -o <dir>, or "out" in jtc.config.json');
+      const options = { ...settings, out, format: flags.format, jobs: flags.jobs, cache: flags.cache };
+      context.exitCode = await (flags.watch === true ? watchBuild : runBuild)(inputsOf('build', inputs, settings), options, context.write);
+    },
+  );
 };
 
 export interface BuildCommandOptions {

@@ -1,33 +1,25 @@
 import { checkContracts } from '../contract/check-contracts.js';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
-import { UsageError } from '../diagnostics/usage-error.js';
 import type { EmitKind } from '../output/file-set.js';
 import { compareOutput } from '../output/write.js';
 import { compileInParallel } from '../parallel/compile-in-parallel.js';
 import type { CliCommand } from './command.js';
-import { emitOption, exactNumbersOption, formatOption, jobsOption, type SharedFlags, sharedOptionsOf, strictOption, targetOption } from './options.js';
+import { checkAndBuildOptions, inputsOf, settingsOf, withOptions } from './options.js';
 import { exitCodeFor, formatReport, summarize, type OutputFormat } from './report.js';
 
 /** `jtc check <inputs…> [-o <dir>]`: every diagnostic of every contract, and with -o the output's drift. */
 export const checkCommand: CliCommand = (program, context) => {
-  program
+  const command = program
     .command('check')
     .summary('check contracts against the schema subset; with -o, check that generated output is up to date')
     .description('Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date (stale, missing, orphaned files fail).')
-    .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json')
-    .option('-o, --out <dir>', 'the output folder to compare with what the contracts generate')
-    .addOption(emitOption())
-    .addOption(formatOption())
-    .addOption(strictOption())
-    .addOption(exactNumbersOption())
-    .addOption(jobsOption())
-    .addOption(targetOption())
-    .action(async (inputs: string[], flags: SharedFlags) => {
-      if (inputs.length === 0) throw new UsageError('check: name contract files or folders (jtc help check)');
-      const options = sharedOptionsOf(flags);
-      context.exitCode = await runCheck(inputs, flags.out === undefined ? options : { ...options, out: flags.out }, context.write);
-    });
+    .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json (default: "contracts" in jtc.config.json)');
+  withOptions(command, checkAndBuildOptions('the output folder to compare with what the contracts generate')).action(async (inputs: string[], flags: { format: OutputFormat; jobs: number }) => {
+    const settings = settingsOf(command);
+    const options = { ...settings, format: flags.format, jobs: flags.jobs };
+    context.exitCode = await runCheck(inputsOf('check', inputs, settings), options, context.write);
+  });
 };
 
 export interface CheckCommandOptions {

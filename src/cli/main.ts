@@ -28,7 +28,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ outputError: () => undefined })
     .showSuggestionAfterError()
-    .addHelpText('after', '\nInputs are searched recursively for *.contract.json. Exit codes: 0 clean, 1 contract errors (or drift,\nor warnings with --strict, or a breaking change for diff), 2 usage or I/O errors.');
+    .addHelpText('after', '\nInputs are searched recursively for *.contract.json. What the command line leaves out comes from the\nnearest jtc.config.json (docs/configuration.md). Exit codes: 0 clean, 1 contract errors (or drift, or\nwarnings with --strict, or a breaking change for diff), 2 usage or I/O errors.');
   for (const command of commands) command(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,31 +1,19 @@
 import { availableParallelism } from 'node:os';
-import { InvalidArgumentError, Option } from 'commander';
+import { relative } from 'node:path';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { defaultProjectOptions, emitKinds, formatConfigProblem, loadProjectConfig, type ProjectOptions } from '../config/project-config.js';
+import { UsageError } from '../diagnostics/usage-error.js';
 import type { EmitKind } from '../output/file-set.js';
 import { targetProfiles } from '../targets/profiles/index.js';
 import { type OutputFormat, outputFormats } from './report.js';
 
-/** The values of the options below as commander hands them to an action. */
-export interface SharedFlags {
-  readonly emit: EmitKind;
-  readonly format: OutputFormat;
-  readonly strict?: true;
-  readonly exactNumbers?: true;
-  readonly jobs: number;
-  readonly target?: readonly string[];
-  readonly out?: string;
-}
-
-/** What `check` and `build` run with, from the flags they share. */
-export function sharedOptionsOf(flags: SharedFlags) {
-  return { emit: flags.emit, format: flags.format, strict: flags.strict === true, exactNumbers: flags.exactNumbers === true, jobs: flags.jobs, targets: flags.target ?? [] };
-}
-
 /**
  * The options that more than one command takes, each declared once with its choices and default.
- * Each call makes a new Option, as every command owns its own.
+ * Each call makes a new Option, as every command owns its own. Where `jtc.config.json` has a field
+ * for an option, a flag given on the command line wins over the file, and the file over the default.
  */
 
-const emitKinds: Record<EmitKind, string> = { ts: 'one .ts module per contract', js: 'ESM .js plus .d.ts' };
+export const outOption = (description: string): Option => new Option('-o, --out <dir>', description);
 
 export const emitOption = (): Option =>
   new Option(
@@ -35,17 +23,63 @@ export const emitOption = (): Option =>
       .join('; ')}`,
   )
     .choices(Object.keys(emitKinds))
-    .default('ts' satisfies EmitKind);
+    .default(defaultProjectOptions.emit);
 
-export const formatOption = (): Option => new Option('--format <format>', 'how to print the report').choices(outputFormats).default('text');
+export const formatOption = (): Option => new Option('--format <format>', 'how to print the report').choices(outputFormats).default('text' satisfies OutputFormat);
 
-export const strictOption = (): Option => new Option('--strict', 'treat warnings as errors (exit 1)');
+/** `--name` and `--no-name`: the second overrides `"field": true` in jtc.config.json. */
+const switchOptions = (name: string, description: string, negation: string): Option[] => [new Option(`--${name}`, description), new Option(`--no-${name}`, `${negation} (over jtc.config.json)`)];
 
-export const exactNumbersOption = (): Option => new Option('--exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64');
+export const strictOptions = (): Option[] => switchOptions('strict', 'treat warnings as errors (exit 1)', 'let warnings pass');
+
+export const exactNumbersOptions = (): Option[] => switchOptions('exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64', 'round numbers to the nearest f64');
 
 export const jobsOption = (): Option => new Option('-j, --jobs <n>', 'threads to generate code on, each taking at least 32 contracts').argParser(positiveInteger).default(availableParallelism(), 'the number of cores');
 
 export const targetOption = (): Option => new Option('--target <names>', `add what these targets refuse (errors) or do not enforce (warnings); comma-separated or repeated: ${[...targetProfiles.keys()].join(', ')}`).argParser(addTargets);
+
+/** What `check` and `build` both take, `-o` described for the command. */
+export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption()];
+
+/** Adds options to a command, in order. */
+export function withOptions(command: Command, options: readonly (Option | Option[])[]): Command {
+  for (const option of options.flat()) command.addOption(option);
+  return command;
+}
+
+/** What a command runs with: its flags over the project configuration over the defaults; paths as the user would type them. */
+export interface Settings {
+  readonly contracts?: readonly string[];
+  readonly out?: string;
+  readonly emit: EmitKind;
+  readonly exactNumbers: boolean;
+  readonly strict: boolean;
+  readonly targets: readonly string[];
+}
+
+/**
+ * The settings of a command about to run, from the `jtc.config.json` that applies to the working
+ * folder (a problem in it is a usage error listing every problem) under the flags given.
+ */
+export function settingsOf(command: Command): Settings {
+  const cwd = process.cwd();
+  const shown = (path: string): string => relative(cwd, path) || '.';
+  const config = loadProjectConfig(cwd);
+  if (config !== undefined && config.problems.length > 0) throw new UsageError(config.problems.map((problem) => formatConfigProblem(problem, shown(problem.file))).join('\n'));
+  const project: ProjectOptions = config?.options ?? defaultProjectOptions;
+  const given = <T>(flag: string, otherwise: T): T => (command.getOptionValueSource(flag) === 'cli' ? (command.getOptionValue(flag) as T) : otherwise);
+  const out = given('out', project.out === undefined ? undefined : shown(project.out));
+  const settings = { emit: given('emit', project.emit), exactNumbers: given('exactNumbers', project.exactNumbers), strict: given('strict', project.strict), targets: given('target', project.targets) };
+  const withOut = out === undefined ? settings : { ...settings, out };
+  return project.contracts === undefined ? withOut : { ...withOut, contracts: project.contracts.map(shown) };
+}
+
+/** The inputs named after the command, or else the configuration's `contracts`. */
+export function inputsOf(command: string, inputs: readonly string[], settings: Settings): readonly string[] {
+  if (inputs.length > 0) return inputs;
+  if (settings.contracts !== undefined) return settings.contracts;
+  throw new UsageError(`${command}: name contract files or folders, or list them in jtc.config.json "contracts" (jtc help ${command})`);
+}
 
 function positiveInteger(text: string): number {
   const value = Number(text);

@@ -1,15 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-/** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
-const bin = resolve('bin/jtc.js');
-function jtc(args: string[], cwd = process.cwd()) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { bin, jtc } from './jtc-process.js';
 
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jtc-cli-'));
@@ -83,9 +77,9 @@ describe('the command line', () => {
     expect(overview.stdout).toMatch(/^ {2}check \[options\] \[inputs\.\.\.\] +check contracts/m);
     expect(overview.stdout).toMatch(/^ {2}diff \[options\] \[inputs\.\.\.\] +compare two versions/m);
     expect(overview.stdout).not.toContain('--watch');
-    expect(flagsIn(jtc(['build', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-cache', '--out', '--strict', '--target', '--watch']);
-    expect(flagsIn(jtc(['check', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--out', '--strict', '--target']);
-    expect(flagsIn(jtc(['diff', '--help']).stdout)).toEqual(['--base', '--exact-numbers', '--format', '--help']);
+    expect(flagsIn(jtc(['build', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-cache', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--target', '--watch']);
+    expect(flagsIn(jtc(['check', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--target']);
+    expect(flagsIn(jtc(['diff', '--help']).stdout)).toEqual(['--base', '--exact-numbers', '--format', '--help', '--no-exact-numbers']);
     expect(jtc(['build', '--help']).stdout).toMatch(/^Usage: jtc build \[options\] \[inputs\.\.\.\]\n/);
     expect(jtc(['build', '--help']).stdout).toContain('(choices: "ts", "js", default: "ts")');
   });
@@ -127,8 +121,8 @@ describe('the command line', () => {
     const bare = jtc([]);
     expect(bare).toMatchObject({ code: 2, stdout: '' });
     expect(bare.stderr).toContain('Usage: jtc [options] [command]');
-    expect(jtc(['check'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: check: name contract files or folders (jtc help check)\n' });
-    expect(jtc(['build', 'fixtures/valid'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name the output folder with -o <dir>\n' });
+    expect(jtc(['check'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: check: name contract files or folders, or list them in jtc.config.json "contracts" (jtc help check)\n' });
+    expect(jtc(['build', 'fixtures/valid'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name the output folder with -o <dir>, or "out" in jtc.config.json\n' });
     expect(jtc(['check', 'fixtures/valid', '-o'])).toEqual({ code: 2, stdout: '', stderr: "jtc: option '-o, --out <dir>' argument missing\n" });
     expect(jtc(['diff', 'fixtures/valid'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^jtc: diff: name the old and the new version/) as unknown });
   });

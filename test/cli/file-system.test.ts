@@ -1,20 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, existsSync, ftruncateSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bin, jtc } from './jtc-process.js';
 
 /**
  * The CLI spawned against the file-system states that broke it: folders and FIFOs where files
  * belong, SIGKILL in the middle of a build, two builds into one folder, and a watch that sees
  * editor-style saves, deletions and re-creations.
  */
-const bin = resolve('bin/jtc.js');
-const jtc = (args: string[], cwd: string) => {
-  // Generous: a build of 300 contracts on a machine many times slower than a quiet one.
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 240_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-};
 
 function scratch(from = 'fixtures/valid'): string {
   const dir = mkdtempSync(join(tmpdir(), 'jtc-fs-'));

@@ -1,0 +1,76 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jtc } from './jtc-process.js';
+
+/** A repository with contracts, a jtc.config.json at its root, and a subfolder to run from. */
+function project(config: Record<string, unknown> | string): string {
+  const repo = mkdtempSync(join(tmpdir(), 'jtc-project-'));
+  mkdirSync(join(repo, '.git'));
+  mkdirSync(join(repo, 'docs'));
+  cpSync('fixtures/valid', join(repo, 'contracts'), { recursive: true });
+  cpSync('fixtures/warnings/JTC204-empty-enum.contract.json', join(repo, 'warned/empty-enum.contract.json'));
+  writeFileSync(join(repo, 'jtc.config.json'), typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return repo;
+}
+
+const built = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((name) => name !== '.jtc-cache') : []).sort();
+
+describe('jtc.config.json', () => {
+  it('gives build and check their contracts and output folder when the command names none, from any subfolder', () => {
+    const repo = project({ contracts: ['contracts'], out: 'src/generated' });
+    const build = jtc(['build'], join(repo, 'docs'));
+    expect(build).toMatchObject({ code: 0, stderr: '' });
+    expect(build.stdout).toContain('built 5 files into ../src/generated: 5 written');
+    expect(built(join(repo, 'src/generated'))).toEqual(['adversarial.names.ts', 'index.ts', 'limits.at_limit.ts', 'math.add.ts', 'notes.search.ts']);
+    // check compares the configured output folder with what the contracts generate, as -o does.
+    expect(jtc(['check'], repo)).toEqual({ code: 0, stdout: 'generated output in src/generated is up to date\n4 contracts: 0 errors, 0 warnings\n', stderr: '' });
+    expect(jtc(['check', 'contracts/math.add.contract.json'], repo)).toMatchObject({ code: 1, stdout: expect.stringContaining('src/generated/notes.search.ts: orphaned') as unknown });
+  });
+
+  it('sets emit, strict, exactNumbers and targets, and every flag given on the command line wins', () => {
+    const repo = project({ contracts: ['contracts', 'warned'], out: 'out', emit: 'js', strict: true, targets: ['openai'] });
+    // strict: the warnings of the empty enum and of the openai target fail the build.
+    const strict = jtc(['build', '--format', 'json'], repo);
+    expect(strict.code).toBe(1);
+    expect(new Set((JSON.parse(strict.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code))).toEqual(new Set(['JTC204', 'JTC351']));
+    expect(built(join(repo, 'out'))).toEqual([]);
+    expect(jtc(['build', '--no-strict'], repo).code).toBe(0);
+    expect(built(join(repo, 'out'))).toContain('math.add.js');
+    expect(jtc(['build', '--no-strict', '--emit', 'ts', '-o', 'ts-out'], repo).code).toBe(0);
+    expect(built(join(repo, 'ts-out'))).toContain('math.add.ts');
+    // --target replaces the configured list; '' leaves none. check compares the configured output folder too.
+    const warningsOf = (args: string[]) => {
+      const result = jtc(['check', '--no-strict', '--format', 'json', ...args], repo);
+      expect(result.code).toBe(0);
+      return (JSON.parse(result.stdout) as { summary: { warnings: number } }).summary.warnings;
+    };
+    expect(warningsOf(['--target', ''])).toBe(1);
+    expect(warningsOf([])).toBe(6);
+  });
+
+  it('keeps every digit with exactNumbers, unless --no-exact-numbers', () => {
+    const repo = project({ exactNumbers: true });
+    writeFileSync(join(repo, 'contracts/big.contract.json'), '{"name": "big.bound", "description": "Huge bound.", "input": {"type": "number", "maximum": 1e400}, "output": {}}');
+    expect(jtc(['check', 'contracts'], repo).code).toBe(0);
+    expect(jtc(['check', 'contracts', '--no-exact-numbers'], repo).stdout).toContain('error JTC117');
+  });
+
+  it('stops with exit 2 and every problem at its line and column, before reading a contract', () => {
+    const repo = project('{\n  "contracts": ["contracts"],\n  "out": "out",\n  "emit": "mjs",\n  "output": "gen"\n}\n');
+    expect(jtc(['build'], join(repo, 'docs'))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'jtc: ../jtc.config.json:4:11 - error: expected one of ts, js, found "mjs" at /emit\njtc: ../jtc.config.json:5:3 - error: unknown field "output" at /output (the fields are $schema, contracts, out, emit, exactNumbers, strict, targets)\n',
+    });
+    expect(existsSync(join(repo, 'out'))).toBe(false);
+    expect(jtc(['check', 'contracts'], repo)).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('without a configuration, a command naming no contracts says where they can be named', () => {
+    const repo = project({ out: 'out' });
+    expect(jtc(['build'], repo)).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name contract files or folders, or list them in jtc.config.json "contracts" (jtc help build)\n' });
+    expect(jtc(['build', 'contracts'], repo).stdout).toContain('built 5 files into out');
+  });
+});
