@@ -16,9 +16,11 @@ export const checkCommand: CliCommand = (program, context) => {
     .description('Check contracts against the schema subset and report every problem with file:line:col; with -o, also check that generated output is up to date (stale, missing, orphaned files fail).')
     .argument('[inputs...]', 'contract files, or folders searched recursively for *.contract.json (default: "contracts" in jtc.config.json)');
   withOptions(command, checkAndBuildOptions('the output folder to compare with what the contracts generate')).action(async (inputs: string[], flags: { format: OutputFormat; jobs: number }) => {
-    const settings = settingsOf(command);
+    const { out, ...settings } = settingsOf(command);
+    // The configured output folder is the configured contracts' output: checking named files compares it only with -o.
+    const compared = inputs.length === 0 || command.getOptionValueSource('out') === 'cli' ? out : undefined;
     const options = { ...settings, format: flags.format, jobs: flags.jobs };
-    context.exitCode = await runCheck(inputsOf('check', inputs, settings), options, context.write);
+    context.exitCode = await runCheck(inputsOf('check', inputs, settings), compared === undefined ? options : { ...options, out: compared }, context.write);
   });
 };
 

@@ -26,7 +26,9 @@ describe('jtc.config.json', () => {
     expect(built(join(repo, 'src/generated'))).toEqual(['adversarial.names.ts', 'index.ts', 'limits.at_limit.ts', 'math.add.ts', 'notes.search.ts']);
     // check compares the configured output folder with what the contracts generate, as -o does.
     expect(jtc(['check'], repo)).toEqual({ code: 0, stdout: 'generated output in src/generated is up to date\n4 contracts: 0 errors, 0 warnings\n', stderr: '' });
-    expect(jtc(['check', 'contracts/math.add.contract.json'], repo)).toMatchObject({ code: 1, stdout: expect.stringContaining('src/generated/notes.search.ts: orphaned') as unknown });
+    // Named contracts are checked alone; the configured folder is compared only with -o.
+    expect(jtc(['check', 'contracts/math.add.contract.json'], repo)).toEqual({ code: 0, stdout: '1 contract: 0 errors, 0 warnings\n', stderr: '' });
+    expect(jtc(['check', 'contracts/math.add.contract.json', '-o', 'src/generated'], repo)).toMatchObject({ code: 1, stdout: expect.stringContaining('src/generated/notes.search.ts: orphaned') as unknown });
   });
 
   it('sets emit, strict, exactNumbers and targets, and every flag given on the command line wins', () => {
