@@ -15,7 +15,7 @@ import { targetProfiles } from '../targets/profiles/index.js';
 export const projectConfigFileName = 'jtc.config.json';
 
 /** What each `--emit` kind writes. */
-export const emitKinds: Readonly<Record<EmitKind, string>> = { ts: 'one .ts module per contract', js: 'ESM .js plus .d.ts' };
+export const emitKinds: Readonly<Record<EmitKind, string>> = { ts: 'one .ts module per contract', js: 'ESM .mjs plus .d.mts, loaded as ESM in any project' };
 
 /** A project's options: the file's, over these defaults. Paths are absolute. */
 export interface ProjectOptions {

@@ -39,7 +39,7 @@ describe('jtc.config.json', () => {
     expect(new Set((JSON.parse(strict.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code))).toEqual(new Set(['JTC204', 'JTC351']));
     expect(built(join(repo, 'out'))).toEqual([]);
     expect(jtc(['build', '--no-strict'], repo).code).toBe(0);
-    expect(built(join(repo, 'out'))).toContain('math.add.js');
+    expect(built(join(repo, 'out'))).toContain('math.add.mjs');
     expect(jtc(['build', '--no-strict', '--emit', 'ts', '-o', 'ts-out'], repo).code).toBe(0);
     expect(built(join(repo, 'ts-out'))).toContain('math.add.ts');
     // --target replaces the configured list; '' leaves none. check compares the configured output folder too.
