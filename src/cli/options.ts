@@ -13,9 +13,9 @@ import { type OutputFormat, outputFormats } from './report.js';
  * for an option, a flag given on the command line wins over the file, and the file over the default.
  */
 
-export const outOption = (description: string): Option => new Option('-o, --out <dir>', description);
+const outOption = (description: string): Option => new Option('-o, --out <dir>', description);
 
-export const emitOption = (): Option =>
+const emitOption = (): Option =>
   new Option(
     '--emit <kind>',
     `what to write: ${Object.entries(emitKinds)
@@ -30,13 +30,13 @@ export const formatOption = (): Option => new Option('--format <format>', 'how t
 /** `--name` and `--no-name`: the second overrides `"field": true` in jtc.config.json. */
 const switchOptions = (name: string, description: string, negation: string): Option[] => [new Option(`--${name}`, description), new Option(`--no-${name}`, `${negation} (over jtc.config.json)`)];
 
-export const strictOptions = (): Option[] => switchOptions('strict', 'treat warnings as errors (exit 1)', 'let warnings pass');
+const strictOptions = (): Option[] => switchOptions('strict', 'treat warnings as errors (exit 1)', 'let warnings pass');
 
 export const exactNumbersOptions = (): Option[] => switchOptions('exact-numbers', 'keep every digit of numbers, in bounds and in values, instead of rounding to the nearest f64', 'round numbers to the nearest f64');
 
-export const jobsOption = (): Option => new Option('-j, --jobs <n>', 'threads to generate code on, each taking at least 32 contracts').argParser(positiveInteger).default(availableParallelism(), 'the number of cores');
+const jobsOption = (): Option => new Option('-j, --jobs <n>', 'threads to generate code on, each taking at least 32 contracts').argParser(positiveInteger).default(availableParallelism(), 'the number of cores');
 
-export const targetOption = (): Option => new Option('--target <names>', `add what these targets refuse (errors) or do not enforce (warnings); comma-separated or repeated: ${[...targetProfiles.keys()].join(', ')}`).argParser(addTargets);
+const targetOption = (): Option => new Option('--target <names>', `add what these targets refuse (errors) or do not enforce (warnings); comma-separated or repeated: ${[...targetProfiles.keys()].join(', ')}`).argParser(addTargets);
 
 /** What `check` and `build` both take, `-o` described for the command. */
 export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption()];
