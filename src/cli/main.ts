@@ -1,15 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../diagnostics/usage-error.js';
 import { version } from '../version.js';
-import { buildCommand } from './build.js';
-import { checkCommand } from './check.js';
-import type { CliCommand, CommandContext } from './command.js';
-import { diffCommand } from './diff.js';
-import { importCommand } from './import.js';
-import { initCommand } from './init.js';
-
-/** Every command, in the order `jtc --help` lists them; each declares itself in its own file. */
-const commands: readonly CliCommand[] = [checkCommand, buildCommand, diffCommand, initCommand, importCommand];
+import type { CommandContext } from './command.js';
+import * as commands from './commands.js';
 
 /** Runs the CLI and returns its exit code; never throws for a user's mistake. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -29,7 +22,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({ outputError: () => undefined })
     .showSuggestionAfterError()
     .addHelpText('after', '\nInputs are searched recursively for *.contract.json. What the command line leaves out comes from the\nnearest jtc.config.json (docs/configuration.md). Exit codes: 0 clean, 1 contract errors (or drift, or\nwarnings with --strict, or a breaking change for diff), 2 usage or I/O errors.');
-  for (const command of commands) command(program, context);
+  for (const command of Object.values(commands)) command(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return context.exitCode;
