@@ -7,3 +7,4 @@ export { checkCommand } from './check.js';
 export { diffCommand } from './diff.js';
 export { importCommand } from './import.js';
 export { initCommand } from './init.js';
+export { lspCommand } from './lsp.js';

@@ -1,23 +1,32 @@
+import { dirname } from 'node:path';
+import { defaultProjectOptions, loadProjectConfig } from '../config/project-config.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import type { ProjectSettings } from '../lsp/project.js';
 import { startLanguageServer, type ServerLibraries } from '../lsp/server.js';
+import type { CliCommand } from './command.js';
 
 /** The language server's libraries: optional peer dependencies, so only this command needs them. */
 const libraryNames = ['vscode-languageserver@10', 'vscode-languageserver-textdocument@1'];
 
-export const lspUsage = `Usage: jtc lsp --stdio
-
-Run the language server over standard input and output, for an editor: the checker's diagnostics
-while a contract is typed, hovers, completions and quick fixes (docs/editor-support.md).
-Needs ${libraryNames.join(' and ')} installed beside json-tool-contracts.
-`;
+/** `jtc lsp --stdio`: the language server, for an editor. */
+export const lspCommand: CliCommand = (program, context) => {
+  program
+    .command('lsp')
+    .summary('run the language server for an editor (docs/editor-support.md)')
+    .description(`Run the language server over standard input and output, for an editor: the checker's diagnostics while a contract is typed, hovers, completions and quick fixes (docs/editor-support.md). Needs ${libraryNames.join(' and ')} installed beside json-tool-contracts.`)
+    .option('--stdio', 'speak the Language Server Protocol over standard input and output (the one transport)')
+    .action(async (flags: { stdio?: true }) => {
+      if (flags.stdio !== true) throw new UsageError('lsp: the server speaks over standard input and output: jtc lsp --stdio');
+      context.exitCode = await runLsp(['--stdio']);
+    });
+};
 
 /** Runs `jtc lsp`: resolves when the client ends the session, with the exit code. */
 export async function runLsp(args: readonly string[]): Promise<number> {
   const unknown = args.find((arg) => arg !== '--stdio');
   if (unknown !== undefined) throw new UsageError(`lsp: unknown option "${unknown}"; the server speaks over --stdio (jtc lsp --help)`);
   const libraries = await loadLibraries();
-  const connection = startLanguageServer(libraries, defaultSettings, process.stdin, process.stdout);
+  const connection = startLanguageServer(libraries, projectSettings, process.stdin, process.stdout);
   return new Promise((resolve) => connection.onExit(() => resolve(0)));
 }
 
@@ -31,6 +40,14 @@ async function loadLibraries(): Promise<ServerLibraries> {
   }
 }
 
-function defaultSettings(folder: string): ProjectSettings {
-  return { root: folder, contracts: [folder], check: {}, strict: false, emit: 'ts' };
+/**
+ * A folder's project as `jtc check` run there sees it: the jtc.config.json that applies (its
+ * contracts, number mode, targets, strictness and emit kind), or the folder itself with the defaults.
+ * A configuration with problems gives what could be read of it; `jtc check` reports the problems.
+ */
+function projectSettings(folder: string): ProjectSettings {
+  const config = loadProjectConfig(folder);
+  const root = config === undefined ? folder : dirname(config.file);
+  const options = config?.options ?? defaultProjectOptions;
+  return { root, contracts: options.contracts ?? [root], check: { exactNumbers: options.exactNumbers, targets: options.targets }, strict: options.strict, emit: options.emit };
 }
