@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultProjectOptions, emitKinds, formatConfigProblem, loadProjectConfig, type ProjectOptions } from '../config/project-config.js';
+import { escapeForTerminal } from '../diagnostics/diagnostic.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import type { EmitKind } from '../output/file-set.js';
 import { targetProfiles } from '../targets/profiles/index.js';
@@ -65,13 +66,21 @@ export function settingsOf(command: Command): Settings {
   const cwd = process.cwd();
   const shown = (path: string): string => relative(cwd, path) || '.';
   const config = loadProjectConfig(cwd);
-  if (config !== undefined && config.problems.length > 0) throw new UsageError(config.problems.map((problem) => formatConfigProblem(problem, shown(problem.file))).join('\n'));
+  if (config !== undefined && config.problems.length > 0) throw new ConfigurationError(config.problems.map((problem) => formatConfigProblem(problem, shown(problem.file))));
   const project: ProjectOptions = config?.options ?? defaultProjectOptions;
   const given = <T>(flag: string, otherwise: T): T => (command.getOptionValueSource(flag) === 'cli' ? (command.getOptionValue(flag) as T) : otherwise);
   const out = given('out', project.out === undefined ? undefined : shown(project.out));
   const settings = { emit: given('emit', project.emit), exactNumbers: given('exactNumbers', project.exactNumbers), strict: given('strict', project.strict), targets: given('target', project.targets) };
   const withOut = out === undefined ? settings : { ...settings, out };
   return project.contracts === undefined ? withOut : { ...withOut, contracts: project.contracts.map(shown) };
+}
+
+/** Every problem of a configuration file, one line each (`main` prefixes each with `jtc:`), each escaped for the terminal. */
+class ConfigurationError extends UsageError {
+  constructor(lines: readonly string[]) {
+    super('');
+    this.message = lines.map(escapeForTerminal).join('\n');
+  }
 }
 
 /** The inputs named after the command, or else the configuration's `contracts`. */

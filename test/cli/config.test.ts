@@ -54,7 +54,7 @@ describe('jtc.config.json', () => {
 
   it('keeps every digit with exactNumbers, unless --no-exact-numbers', () => {
     const repo = project({ exactNumbers: true });
-    writeFileSync(join(repo, 'contracts/big.contract.json'), '{"name": "big.bound", "description": "Huge bound.", "input": {"type": "number", "maximum": 1e400}, "output": {}}');
+    writeFileSync(join(repo, 'contracts/big.contract.json'), '{"name": "big.bound", "description": "Huge bound.", "input": {"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}, "output": {}}');
     expect(jtc(['check', 'contracts'], repo).code).toBe(0);
     expect(jtc(['check', 'contracts', '--no-exact-numbers'], repo).stdout).toContain('error JTC117');
   });
