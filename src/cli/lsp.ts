@@ -1,5 +1,3 @@
-import { dirname } from 'node:path';
-import { defaultProjectOptions, loadProjectConfig } from '../config/project-config.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import type { ProjectSettings } from '../lsp/project.js';
 import { startLanguageServer, type ServerLibraries } from '../lsp/server.js';
@@ -26,7 +24,7 @@ export async function runLsp(args: readonly string[]): Promise<number> {
   const unknown = args.find((arg) => arg !== '--stdio');
   if (unknown !== undefined) throw new UsageError(`lsp: unknown option "${unknown}"; the server speaks over --stdio (jtc lsp --help)`);
   const libraries = await loadLibraries();
-  const connection = startLanguageServer(libraries, projectSettings, process.stdin, process.stdout);
+  const connection = startLanguageServer(libraries, defaultSettings, process.stdin, process.stdout);
   return new Promise((resolve) => connection.onExit(() => resolve(0)));
 }
 
@@ -40,14 +38,6 @@ async function loadLibraries(): Promise<ServerLibraries> {
   }
 }
 
-/**
- * A folder's project as `jtc check` run there sees it: the jtc.config.json that applies (its
- * contracts, number mode, targets, strictness and emit kind), or the folder itself with the defaults.
- * A configuration with problems gives what could be read of it; `jtc check` reports the problems.
- */
-function projectSettings(folder: string): ProjectSettings {
-  const config = loadProjectConfig(folder);
-  const root = config === undefined ? folder : dirname(config.file);
-  const options = config?.options ?? defaultProjectOptions;
-  return { root, contracts: options.contracts ?? [root], check: { exactNumbers: options.exactNumbers, targets: options.targets }, strict: options.strict, emit: options.emit };
+function defaultSettings(folder: string): ProjectSettings {
+  return { root: folder, contracts: [folder], check: {}, strict: false, emit: 'ts' };
 }
