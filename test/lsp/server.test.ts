@@ -123,7 +123,7 @@ describe('jtc lsp: an open document, edit by edit', () => {
   });
 
   it('explains a keyword, a contract field, a tool name and a diagnostic code on hover', async () => {
-    const text = '{\n  "name": "math.add",\n  "description": "Adds.",\n  "input": { "type": "integer", "minLength": 2 },\n  "output": {}\n}\n';
+    const text = '{\n  "name": "math.add",\n  "description": "Adds.",\n  "input": { "type": "object", "minLength": 2 },\n  "output": {}\n}\n';
     await client.change(file, text);
     await client.waitForCodes(file, ['JTC201']);
     const hoverText = async (line: number, character: number): Promise<string> => {
