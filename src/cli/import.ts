@@ -1,12 +1,13 @@
+import { Option } from 'commander';
 import type { CliCommand } from './command.js';
 import { readFileSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { importTools, type Finding, type ToolResult } from '../import/import-tools.js';
 import { listToolsOverHttp, listToolsOverStdio } from '../import/mcp-client.js';
 import { parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
 import { readTypeScriptTools } from '../import/typescript.js';
 import { writeContracts } from '../import/write-contracts.js';
+import { formatOption } from './options.js';
 import type { OutputFormat } from './report.js';
 
 /** Where the tools come from: a file (a tool list, provider definitions), or a live MCP server. */
@@ -26,59 +27,32 @@ export interface ImportCommandOptions {
 /** What --from takes: a definitions format, or `ts` for TypeScript declarations. */
 const fromChoices: readonly (SourceFormat | 'ts')[] = [...sourceFormats, 'ts'];
 
-export const importUsage = `Usage: jtc import <file> -o <contracts dir> [--from ${fromChoices.join('|')}]
-       jtc import --stdio "<command>" -o <contracts dir> [--timeout <seconds>]
-       jtc import --url <Streamable HTTP endpoint> -o <contracts dir> [--header "Name: value"]… [--timeout <seconds>]
-
-Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or
-Responses), Anthropic or Gemini function definitions, TypeScript declarations (--from ts), or a live
-MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused
-with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors.
-`;
-
-/** Reads `jtc import`'s arguments. */
-export function parseImportArgs(args: readonly string[]): ImportCommandOptions | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string', short: 'o' },
-        from: { type: 'string' },
-        stdio: { type: 'string' },
-        url: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string', default: '60' },
-        format: { type: 'string', default: 'text' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  try {
-    parsed = parse();
-  } catch (error) {
-    throw new UsageError(`import: ${(error as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/, '')} (jtc import --help)`);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
-  const sources = [...positionals.map((path) => ({ kind: 'file', path }) as const), ...(values.stdio === undefined ? [] : [{ kind: 'stdio', command: values.stdio } as const]), ...(values.url === undefined ? [] : [{ kind: 'url', url: values.url } as const])];
-  if (sources.length !== 1) throw new UsageError(`import: name one source: a file, --stdio "<command>" or --url <endpoint> (jtc import --help)`);
+/** Reads `jtc import`'s options, as commander parsed them, into what the import needs. */
+export function importOptionsOf(files: readonly string[], values: ImportFlags): ImportCommandOptions {
+  const sources = [...files.map((path) => ({ kind: 'file', path }) as const), ...(values.stdio === undefined ? [] : [{ kind: 'stdio', command: values.stdio } as const]), ...(values.url === undefined ? [] : [{ kind: 'url', url: values.url } as const])];
+  if (sources.length !== 1) throw new UsageError('import: name one source: a file, --stdio "<command>" or --url <endpoint> (jtc import --help)');
   const source = sources[0]!;
-  if (values.out === undefined) throw new UsageError('import: name the contracts folder with -o <dir>');
   const from = values.from;
-  if (from !== undefined && !(fromChoices as readonly string[]).includes(from)) throw new UsageError(`--from takes ${fromChoices.join(', ')}, not "${from}"`);
   if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not "${values.format}"`);
   const seconds = Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not "${values.timeout}"`);
   const headers: Record<string, string> = {};
-  for (const header of values.header ?? []) {
+  for (const header of values.header) {
     const colon = header.indexOf(':');
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
   return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), out: values.out, format: values.format, timeoutMs: seconds * 1000, headers };
+}
+
+interface ImportFlags {
+  readonly out: string;
+  readonly from?: string;
+  readonly stdio?: string;
+  readonly url?: string;
+  readonly header: readonly string[];
+  readonly timeout: string;
+  readonly format: OutputFormat;
 }
 
 /** Reads the source, imports every tool, writes the imported contracts and reports; returns the exit code. */
@@ -139,21 +113,23 @@ function textReport(results: readonly ToolResult[], summary: { tools: number; im
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * `jtc import`: its arguments go to parseImportArgs as they are (its options and usage text are its
- * own, not yet declared on commander); `--help` prints that usage.
- */
+/** `jtc import`: contracts from tools that exist. */
 export const importCommand: CliCommand = (program, context) => {
   program
     .command('import')
     .summary('write contracts from tools that exist: a tools/list file, provider function definitions, or a live MCP server')
-    .helpOption(false)
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .argument('[arguments...]', 'see jtc import --help')
-    .action(async (args: string[]) => {
-      const options = parseImportArgs(args);
-      if (options === 'help') context.write(importUsage);
-      else context.exitCode = await runImport(options, context.write);
+    .description(
+      'Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or Responses), Anthropic or Gemini function definitions, TypeScript declarations (--from ts), or a live MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors.',
+    )
+    .argument('[file]', 'a tools/list result, provider function definitions or TypeScript declarations')
+    .requiredOption('-o, --out <dir>', 'the contracts folder to write')
+    .addOption(new Option('--from <format>', 'the format of the file, when it is not to be recognised').choices(fromChoices))
+    .option('--stdio <command>', 'a live MCP server: the command that starts it over stdio')
+    .option('--url <endpoint>', 'a live MCP server: its Streamable HTTP endpoint')
+    .option('--header <header>', 'an HTTP header for --url, "Name: value" (repeatable)', (header: string, previous: string[]) => [...previous, header], [] as string[])
+    .option('--timeout <seconds>', 'how long one request to a live server may take', '60')
+    .addOption(formatOption())
+    .action(async (file: string | undefined, flags: ImportFlags) => {
+      context.exitCode = await runImport(importOptionsOf(file === undefined ? [] : [file], flags), context.write);
     });
 };

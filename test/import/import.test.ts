@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseImportArgs, runImport, type ImportCommandOptions } from '../../src/cli/import.js';
+import { Command } from 'commander';
+import { importCommand } from '../../src/cli/import.js';
 import { checkContract } from '../../src/contract/check-contract.js';
 import { LineMap } from '../../src/source/parse.js';
 
@@ -12,12 +13,13 @@ const scratch = (): string => mkdtempSync(join(tmpdir(), 'jtc-import-'));
 /** Runs `jtc import` in process: its report, exit code and the files it wrote. */
 async function importInto(args: readonly string[]) {
   let report = '';
-  const options = parseImportArgs(args) as ImportCommandOptions;
-  const code = await runImport(options, (text) => {
-    report += text;
-  });
-  const files = existsSync(options.out) ? Object.fromEntries(readdirSync(options.out).map((name) => [name, readFileSync(join(options.out, name), 'utf8')])) : {};
-  return { code, report, files };
+  const context = { write: (text: string) => void (report += text), exitCode: 0 };
+  const program = new Command('jtc').exitOverride();
+  importCommand(program, context);
+  await program.parseAsync(['import', ...args], { from: 'user' });
+  const out = args[args.indexOf('-o') + 1]!;
+  const files = existsSync(out) ? Object.fromEntries(readdirSync(out).map((name) => [name, readFileSync(join(out, name), 'utf8')])) : {};
+  return { code: context.exitCode, report, files };
 }
 
 const sources = 'fixtures/import/sources';
