@@ -4,7 +4,6 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultProjectOptions, emitKinds, formatConfigProblem, loadProjectConfig, type ProjectOptions } from '../config/project-config.js';
 import { escapeForTerminal } from '../diagnostics/diagnostic.js';
 import { UsageError } from '../diagnostics/usage-error.js';
-import type { EmitKind } from '../output/file-set.js';
 import { targetProfiles } from '../targets/profiles/index.js';
 import { type OutputFormat, outputFormats } from './report.js';
 
@@ -49,14 +48,7 @@ export function withOptions(command: Command, options: readonly (Option | Option
 }
 
 /** What a command runs with: its flags over the project configuration over the defaults; paths as the user would type them. */
-export interface Settings {
-  readonly contracts?: readonly string[];
-  readonly out?: string;
-  readonly emit: EmitKind;
-  readonly exactNumbers: boolean;
-  readonly strict: boolean;
-  readonly targets: readonly string[];
-}
+export type Settings = ProjectOptions;
 
 /**
  * The settings of a command about to run, from the `jtc.config.json` that applies to the working

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Position } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
 import type { EmitKind } from '../output/file-set.js';
 import type { JsonNode } from '../source/json-node.js';
 import { parseSourceText } from '../source/parse.js';
@@ -32,16 +32,8 @@ export interface ProjectOptions {
 
 export const defaultProjectOptions: ProjectOptions = { emit: 'ts', exactNumbers: false, strict: false, targets: [] };
 
-/** A problem in a configuration file, where it is: never thrown, always returned. */
-export interface ConfigProblem {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** JSON Pointer into the file ('' is the root). */
-  readonly pointer: string;
-  readonly message: string;
-  readonly hint?: string;
-}
+/** A problem in a configuration file, where it is (a diagnostic without a code): never thrown, always returned. */
+export type ConfigProblem = Omit<Diagnostic, 'code' | 'severity'>;
 
 export interface ProjectConfig {
   /** The configuration file, absolute. */
