@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -139,4 +139,12 @@ console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 
     },
     processTimeout,
   );
+});
+
+describe('the development setup', () => {
+  it('runs npm scripts and tests on the Node the user has: no dependency puts a `node` in node_modules/.bin', () => {
+    // npm puts node_modules/.bin first on every script's PATH, so such a binary would run the
+    // whole suite on another Node than the engines field (>= 20) promises (tools/node22 is apart).
+    expect(existsSync('node_modules/.bin/node')).toBe(false);
+  });
 });

