@@ -17,11 +17,18 @@ import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutput
 /** The MCP revision whose rules the results follow. */
 export type McpProtocolVersion = '2025-11-25' | '2026-07-28';
 
+/** Where a 2026-07-28 request names its revision: the reserved key of its `_meta` envelope. */
+const protocolVersionMetaKey = 'io.modelcontextprotocol/protocolVersion';
+
 export interface McpToolHandlersOptions {
   /**
-   * `2025-11-25` (default): `outputSchema` and `structuredContent` only for tools whose output root
-   * is an object, as that revision requires; other outputs travel as JSON text only.
-   * `2026-07-28`: any output root has both.
+   * The revision each request was negotiated at, read from the request by default: a request of
+   * 2026-07-28 or later names it in its `_meta` envelope (SDK v2 lifts it into `ctx.mcpReq.envelope`),
+   * every other request is 2025-11-25 (SDK v1 offers nothing later). Set it only for a server
+   * that speaks one revision whatever its requests say.
+   * `2025-11-25`: `outputSchema` and `structuredContent` only for tools whose output root is an
+   * object, as that revision requires; other outputs travel as JSON text only.
+   * `2026-07-28`: any output root has both, and the results carry that revision's wire fields.
    */
   readonly protocolVersion?: McpProtocolVersion;
   /**
@@ -64,6 +71,8 @@ interface McpMessage {
 export class McpCallContext {
   /** @internal */
   constructor(
+    /** The revision this request was negotiated at. */
+    readonly protocolVersion: McpProtocolVersion,
     readonly requestId: string | number | undefined,
     readonly sessionId: string | undefined,
     readonly authInfo: McpAuthInfo | undefined,
@@ -117,8 +126,12 @@ export interface McpCallToolParams {
 }
 
 export interface McpToolHandlers {
-  /** The `tools/list` result, from the runtime's catalog as it is now (built again only when a tool is registered). */
-  listTools(): { tools: McpTool[] };
+  /**
+   * The `tools/list` result, from the runtime's catalog as it is now (built again only when a tool
+   * is registered), by the rules of the revision the request names (`params`, and `extra` as in
+   * `callTool`; without them, 2025-11-25 unless `protocolVersion` is set).
+   */
+  listTools(params?: unknown, extra?: unknown): { tools: McpTool[] };
   /**
    * The `tools/call` result; never rejects: every failure is an `isError` result with readable text.
    * `extra` is what the SDK hands the request handler (v1's `extra`, v2's `ctx`): its signal
@@ -133,29 +146,47 @@ export class McpToolError extends Error {
 }
 
 export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
-  const protocol = options.protocolVersion ?? '2025-11-25';
   /**
    * Under 2025-11-25 a tool has `outputSchema` and `structuredContent` only when both the schema
    * shown and the contract's own output schema have an object root: a prompt-only schema can say
    * object while the contract lets an array through, and structuredContent must be an object.
    */
-  const structured = (entry: CatalogEntry): boolean => protocol !== '2025-11-25' || (shownOutputSchema(entry)['type'] === 'object' && entry.outputSchema['type'] === 'object');
+  const structured =
+    (protocol: McpProtocolVersion) =>
+    (entry: CatalogEntry): boolean =>
+      protocol !== '2025-11-25' || (shownOutputSchema(entry)['type'] === 'object' && entry.outputSchema['type'] === 'object');
   // 2026-07-28 results say they are complete (not input_required), and cacheable ones how long they keep.
-  const wire = protocol === '2026-07-28' ? { resultType: 'complete' } : {};
-  const listWire = protocol === '2026-07-28' ? { ...wire, ...cacheHint(options.toolsListCache) } : {};
-  let listing: McpListing | undefined;
-  // catalog() copies every schema: the listing is built once per catalog revision, not per call.
-  const current = (): McpListing => {
-    if (listing?.revision !== runtime.catalogRevision) listing = mcpListing(runtime, structured);
-    return listing;
+  const listCache = cacheHint(options.toolsListCache);
+  const wire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { resultType: 'complete' } : {});
+  const listWire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { ...wire(protocol), ...listCache } : {});
+  const revisionOf = (params: unknown, extra: unknown): McpProtocolVersion => options.protocolVersion ?? negotiatedRevision(params, extra);
+  // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
+  const listings = new Map<McpProtocolVersion, McpListing>();
+  const current = (protocol: McpProtocolVersion): McpListing => {
+    const listing = listings.get(protocol);
+    if (listing?.revision === runtime.catalogRevision) return listing;
+    const fresh = mcpListing(runtime, structured(protocol));
+    listings.set(protocol, fresh);
+    return fresh;
   };
-  current();
+  current(options.protocolVersion ?? '2025-11-25');
   return {
-    listTools: () => ({ ...listWire, tools: current().tools.map((tool) => ({ ...tool })) }),
-    callTool: async (params, extra) => ({ ...wire, ...(await callTool(params, extra)) }),
+    listTools: (params, extra) => {
+      const protocol = revisionOf(params, extra);
+      return { ...listWire(protocol), tools: current(protocol).tools.map((tool) => ({ ...tool })) };
+    },
+    callTool: async (params, extra) => {
+      let protocol: McpProtocolVersion;
+      try {
+        protocol = revisionOf(params, extra);
+      } catch (error) {
+        return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
+      }
+      return { ...wire(protocol), ...(await callTool(params, extra, protocol)) };
+    },
   };
 
-  async function callTool(params: McpCallToolParams | undefined, extra: unknown): Promise<McpCallToolResult> {
+  async function callTool(params: McpCallToolParams | undefined, extra: unknown, protocol: McpProtocolVersion): Promise<McpCallToolResult> {
     let name: unknown;
     let args: unknown;
     try {
@@ -165,17 +196,29 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
       return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
     }
     if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
-    const context = mcpCallContext(extra, options.isLogIgnored);
+    const context = mcpCallContext(extra, protocol, options.isLogIgnored);
     const result = await runtime.callAsync(name, args ?? {}, { context, signal: signalOf(extra) });
     if (!result.ok) return errorResult(failureText(result));
     // The text copy first: a client that reads only the first block still gets the output.
     const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
-    if (current().structured.get(name) !== true) return { content };
+    if (current(protocol).structured.get(name) !== true) return { content };
     // The text keeps every digit; structuredContent holds doubles, as every MCP client reads JSON numbers.
     const { value, fits } = outputAsDoubles(result.output);
     if (!fits) return errorResult(`invalid_output: the output of "${name}" holds a number beyond the range of a 64-bit float, which structuredContent cannot carry (an MCP client reads it as a double; JSON.stringify would write null)`);
     return { content, structuredContent: value as Record<string, unknown> };
   }
+}
+
+/**
+ * The revision a request names: 2026-07-28 and later requests carry it in their `_meta` envelope,
+ * which SDK v2 lifts out into `ctx.mcpReq.envelope`; a later revision than we know follows
+ * 2026-07-28's rules, the nearest we implement. Anything else is 2025-11-25.
+ */
+function negotiatedRevision(params: unknown, extra: unknown): McpProtocolVersion {
+  const lifted = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined;
+  const meta = isObject(params) ? params['_meta'] : undefined;
+  const named = [lifted, meta].map((envelope) => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined)).find((version) => typeof version === 'string');
+  return typeof named === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(named) && named >= '2026-07-28' ? '2026-07-28' : '2025-11-25';
 }
 
 function cacheHint(hint: McpToolHandlersOptions['toolsListCache'] = {}): { ttlMs: number; cacheScope: 'public' | 'private' } {
@@ -253,6 +296,8 @@ export interface ToolRequestHandlers<S extends SdkServer> {
   call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult>;
 }
 
+const paramsOf = (request: unknown): unknown => (isObject(request) ? request['params'] : undefined);
+
 function isSdkMcpServer<S extends SdkServer>(target: S | SdkMcpServer<S>): target is SdkMcpServer<S> {
   return typeof (target as SdkMcpServer).registerTool === 'function' && typeof (target as SdkMcpServer).server === 'object';
 }
@@ -274,7 +319,7 @@ export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServe
         throw new McpToolError(`this server already answers ${method} (an McpServer's registerTool tools do that), and serving the runtime's tools would replace them: pass the McpServer itself to serve both side by side`);
       }
     }
-    return { server: target, list: async () => mcp.listTools(), call: (request, extra) => mcp.callTool(request.params, extra) };
+    return { server: target, list: async (request, extra) => mcp.listTools(paramsOf(request), extra), call: (request, extra) => mcp.callTool(request.params, extra) };
   }
   const internals = target as unknown as { setToolRequestHandlers?: () => void; _registeredTools?: Record<string, unknown>; server: { _requestHandlers?: Map<string, RawHandler> } };
   internals.setToolRequestHandlers?.();
@@ -299,7 +344,8 @@ export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServe
     async list(request, extra) {
       refuseClash();
       const theirs = (await theirList(request, extra)) as { tools: McpTool[] };
-      return { ...theirs, tools: [...mcp.listTools().tools, ...theirs.tools] };
+      const { tools, ...wire } = mcp.listTools(paramsOf(request), extra);
+      return { ...theirs, ...wire, tools: [...tools, ...theirs.tools] };
     },
     call: (request, extra) => (ours().has(request.params?.name as string) ? mcp.callTool(request.params, extra) : (theirCall(request, extra) as Promise<McpCallToolResult>)),
   };
@@ -331,7 +377,7 @@ export class McpContextError extends Error {
 }
 
 /** SDK v1's `extra`, SDK v2's `ctx`, or anything else (no context). */
-function mcpCallContext(extra: unknown, isLogIgnored: McpToolHandlersOptions['isLogIgnored']): McpCallContext | undefined {
+function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, isLogIgnored: McpToolHandlersOptions['isLogIgnored']): McpCallContext | undefined {
   if (typeof extra !== 'object' || extra === null) return undefined;
   const from = extra as Record<string, unknown>;
   const sessionId = typeof from['sessionId'] === 'string' ? from['sessionId'] : undefined;
@@ -345,12 +391,12 @@ function mcpCallContext(extra: unknown, isLogIgnored: McpToolHandlersOptions['is
     const notify = (notification: McpMessage) => v2.notify(notification);
     // v2's own log knows the client's level in both eras.
     const log = typeof v2.log === 'function' ? (level: McpLoggingLevel, data: unknown, logger: string | undefined) => v2.log!(level, data, logger) : logVia(notify);
-    return new McpCallContext(v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log);
+    return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log);
   }
   const v1 = from as unknown as V1Extra;
   if (typeof v1.sendNotification !== 'function' || typeof v1.sendRequest !== 'function') return undefined;
   const notify = (notification: McpMessage) => v1.sendNotification(notification);
-  return new McpCallContext(v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify));
+  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify));
 }
 
 interface V2Request {
@@ -381,9 +427,12 @@ function signalOf(extra: unknown): AbortSignal | undefined {
   return signal instanceof AbortSignal ? signal : undefined;
 }
 
+/** A server-to-client request of 2025-11-25 (sampling, elicitation) from inside a call. */
 function requireMcp(request: ToolRequest<unknown>, what: string): McpCallContext {
   const context = mcpContext(request);
   if (context === undefined) throw new McpContextError(`${what} needs an MCP client, and call ${request.callId} to "${request.tool}" did not come through MCP`);
+  // 2026-07-28 has no server-to-client requests: a tool asks through an input_required result instead.
+  if (context.protocolVersion !== '2025-11-25') throw new McpContextError(`${what} from inside a call is a request of MCP 2025-11-25, and call ${request.callId} to "${request.tool}" came at ${context.protocolVersion}, where a tool asks through an input_required result, which the runtime does not offer yet`);
   return context;
 }
 

@@ -1,0 +1,122 @@
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { compileContract } from '../../../../test/support/load-module.js';
+import { mcpCreateMessage, mcpToolHandlers, serveToolsOnMcpServer, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
+import { CapabilityRuntime, ToolPolicy } from '../../src/index.js';
+
+/**
+ * The revision each request was negotiated at decides its results: 2026-07-28 requests name it
+ * in their `_meta` envelope (SDK v2 lifts it into `ctx.mcpReq.envelope`). Checked by hand and
+ * against SDK v2's own 2026-07-28 serving (`createMcpHandler`, its client pinned to that revision),
+ * whose wire codec encodes and decodes every result of that revision.
+ */
+const listIds = compileContract(JSON.stringify({ name: 'notes.ids', description: 'Lists ids.', input: { type: 'object' }, output: { type: 'array', items: { type: 'string' } } }));
+const modern = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+
+function served(): CapabilityRuntime {
+  const runtime = new CapabilityRuntime();
+  runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ((input: { left: number; right: number }) => ({ total: input.left + input.right })) as never);
+  runtime.registerTypedJsonTool(ToolPolicy.json('notes.ids'), listIds as never, (() => ['n1', 'n2']) as never);
+  return runtime;
+}
+
+describe('MCP results follow the revision the request was negotiated at, by hand', () => {
+  const mcp = mcpToolHandlers(served(), { toolsListCache: { ttlMs: 60_000, cacheScope: 'public' } });
+
+  it('a 2026-07-28 request gets its wire fields and structuredContent for any output root', async () => {
+    const listed = mcp.listTools(modern);
+    expect(listed).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
+    expect(listed.tools.find((tool) => tool.name === 'notes.ids')).toHaveProperty('outputSchema', { type: 'array', items: { type: 'string' } });
+    expect(await mcp.callTool({ name: 'notes.ids', arguments: {}, ...modern })).toEqual({ resultType: 'complete', content: [{ type: 'text', text: '["n1","n2"]' }], structuredContent: ['n1', 'n2'] });
+    expect(await mcp.callTool({ name: 'math.sub', ...modern })).toMatchObject({ resultType: 'complete', isError: true });
+  });
+
+  it('a request without the envelope, or naming an older revision, is 2025-11-25', async () => {
+    for (const params of [undefined, {}, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } }, { _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } }]) {
+      const listed = mcp.listTools(params);
+      expect(Object.keys(listed)).toEqual(['tools']);
+      expect(listed.tools.find((tool) => tool.name === 'notes.ids')).not.toHaveProperty('outputSchema');
+      expect(await mcp.callTool({ name: 'notes.ids', arguments: {}, ...params })).toEqual({ content: [{ type: 'text', text: '["n1","n2"]' }] });
+    }
+  });
+
+  it('a later revision than 2026-07-28 follows its rules; protocolVersion overrides what requests say', async () => {
+    expect(mcp.listTools({ _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-03-01' } })).toMatchObject({ resultType: 'complete', ttlMs: 60_000 });
+    const fixed = mcpToolHandlers(served(), { protocolVersion: '2025-11-25' });
+    expect(Object.keys(fixed.listTools(modern))).toEqual(['tools']);
+    expect(await fixed.callTool({ name: 'math.add', arguments: { left: 1, right: 2 }, ...modern })).not.toHaveProperty('resultType');
+  });
+
+  it('sampling from a 2026-07-28 call says why it cannot be sent', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, (async (_: unknown, request: never) => {
+      await mcpCreateMessage(request, { messages: [], maxTokens: 1 });
+      return { total: 0 };
+    }) as never);
+    const extra = { mcpReq: { id: 1, envelope: modern._meta, notify: async () => {}, send: async () => ({}) } };
+    const result = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 1, right: 2 } }, extra);
+    expect(result).toMatchObject({ resultType: 'complete', isError: true });
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('sampling from inside a call is a request of MCP 2025-11-25, and call call-1 to "math.add" came at 2026-07-28, where a tool asks through an input_required result') });
+  });
+});
+
+/** SDK v2 serving 2026-07-28 per request, its client reaching it through `fetch` (no socket): every body on the wire. */
+async function connectV2(pin: boolean, options: McpToolHandlersOptions) {
+  const runtime = served();
+  const handler = createMcpHandler(() => {
+    const server = new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: {}, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] });
+    serveToolsOnMcpServer(server, runtime, options);
+    return server;
+  });
+  const wire: Record<string, unknown>[] = [];
+  const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await handler.fetch(new Request(url, init));
+    const body = await response.clone().text();
+    // A JSON body, or the data lines of an event stream.
+    for (const text of response.headers.get('content-type')?.includes('event-stream') ? [...body.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!) : body === '' ? [] : [body]) wire.push(JSON.parse(text) as Record<string, unknown>);
+    return response;
+  };
+  const client = new ClientV2({ name: 'test', version: '1.0.0' }, pin ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch }));
+  const resultOf = (id: unknown) => wire.find((message) => message['id'] === id)?.['result'] as Record<string, unknown>;
+  return { client, wire, resultOf, runtime };
+}
+
+describe('MCP 2026-07-28 negotiated with SDK v2', () => {
+  it("tools/list carries our cache hint, calls say resultType complete, the client's own 2026-07-28 codec reads them", async () => {
+    const { client, wire } = await connectV2(true, { toolsListCache: { ttlMs: 60_000, cacheScope: 'public' } });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const listed = await client.listTools();
+    expect(listed.tools.map((tool) => [tool.name, tool.outputSchema?.['type']])).toEqual([
+      ['math.add', 'object'],
+      ['notes.ids', 'array'],
+    ]);
+    expect(await client.callTool({ name: 'notes.ids', arguments: {} })).toMatchObject({ structuredContent: ['n1', 'n2'] });
+    expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } })).toMatchObject({ structuredContent: { total: 5 } });
+    const results = wire.filter((message) => 'result' in message).map((message) => message['result'] as Record<string, unknown>);
+    const [list, ids, add] = results.slice(-3);
+    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
+    expect(ids).toMatchObject({ resultType: 'complete', structuredContent: ['n1', 'n2'] });
+    expect(add).toMatchObject({ resultType: 'complete', structuredContent: { total: 5 } });
+  });
+
+  it('what the SDK sends is what mcpToolHandlers answers by hand for the same request, but the server info', async () => {
+    const { client, wire } = await connectV2(true, { toolsListCache: { ttlMs: 1000 } });
+    await client.listTools();
+    const sent = wire.filter((message) => 'result' in message).at(-1)!['result'] as Record<string, unknown>;
+    const { _meta, ...rest } = sent;
+    expect(_meta).toEqual({ 'io.modelcontextprotocol/serverInfo': { name: 'tools', version: '1.0.0' } });
+    expect(rest).toEqual(mcpToolHandlers(served(), { toolsListCache: { ttlMs: 1000 } }).listTools(modern));
+  });
+
+  it('a 2025-11-25 client of the same server gets that revision: no wire fields, no array as structuredContent', async () => {
+    const { client, wire } = await connectV2(false, { toolsListCache: { ttlMs: 60_000 } });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const listed = await client.listTools();
+    expect(listed.tools.find((tool) => tool.name === 'notes.ids')?.outputSchema).toBeUndefined();
+    expect(await client.callTool({ name: 'notes.ids', arguments: {} })).not.toHaveProperty('structuredContent');
+    for (const message of wire.filter((m) => 'result' in m)) expect(Object.keys(message['result'] as object)).not.toContain('ttlMs');
+  });
+});
