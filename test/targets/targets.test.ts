@@ -96,7 +96,7 @@ describe('MCP output roots', () => {
   });
   it('2026-07-28: any root, with a word about older clients', () => {
     const { diagnostics } = checkContract(withOutput({ type: 'array' }), 'x', { targets: ['mcp-2026-07-28'] });
-    expect(diagnostics[0]!.message).toContain('clients of MCP 2025-11-25 expect to be an object');
+    expect(diagnostics[0]!.message).toContain('clients of 2025-11-25, where structuredContent must be an object, get it as JSON text only');
     expect(checkContract(withOutput({ type: 'object' }), 'x', { targets: ['mcp-2026-07-28'] }).diagnostics).toEqual([]);
   });
   it('refuses an input that is not an object', () => {
