@@ -550,7 +550,7 @@ function handlerError(error: unknown): ToolError {
 function runHandler(call: OpenCall): Settlement | { readonly awaited: () => Promise<unknown> } {
   let output: unknown;
   try {
-    output = call.entry.handler!(requestOf(call));
+    output = call.entry.handler!(new HandlerRequest(call));
     if ((typeof output !== 'object' && typeof output !== 'function') || output === null) return { output };
     const then: unknown = (output as { then?: unknown }).then;
     if (typeof then !== 'function') return { output };
@@ -579,18 +579,31 @@ function settleThenable(then: () => Promise<unknown>, done: (settlement: Settlem
  * What a handler receives. A deferred call's signal is its own, aborted by `cancel` (which the
  * host's signal triggers); a synchronous call's is the host's, since nothing else can run meanwhile.
  */
-function requestOf(call: OpenCall): ToolRequest<unknown> {
-  return {
-    tool: call.entry.name,
-    callId: call.record.callId,
-    input: call.input,
-    context: call.setting.context,
-    get signal(): AbortSignal {
-      if (!('handle' in call) && call.setting.signal !== undefined) return call.setting.signal;
-      call.abort ??= new AbortController();
-      return call.abort.signal;
-    },
-  };
+/**
+ * The request a handler gets. A class, so that `signal` is one getter on the prototype rather than
+ * a fresh accessor per call (an object literal with a getter costs more than the call's validation).
+ */
+class HandlerRequest implements ToolRequest<unknown> {
+  readonly tool: string;
+  readonly callId: string;
+  readonly input: unknown;
+  readonly context: unknown;
+  readonly #call: OpenCall;
+
+  constructor(call: OpenCall) {
+    this.#call = call;
+    this.tool = call.entry.name;
+    this.callId = call.record.callId;
+    this.input = call.input;
+    this.context = call.setting.context;
+  }
+
+  get signal(): AbortSignal {
+    const call = this.#call;
+    if (!('handle' in call) && call.setting.signal !== undefined) return call.setting.signal;
+    call.abort ??= new AbortController();
+    return call.abort.signal;
+  }
 }
 
 /** Reads the options once; a getter that throws or a signal that is not an AbortSignal is a problem to report, never a throw. */
