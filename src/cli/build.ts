@@ -155,7 +155,7 @@ export function watchBuild(inputs: readonly string[], options: BuildCommandOptio
 const rearmMs = 500;
 
 /** Our own writes (an output folder inside a watched one) must not trigger another build. */
-const ownOutput = /\.(ts|js|tmp|lock)$|(^|[\\/])\.jtc-cache([\\/]|$)/;
+const ownOutput = /\.(m?ts|m?js|tmp|lock)$|(^|[\\/])\.jtc-cache([\\/]|$)/;
 
 /**
  * Watches one input as it is now: a folder recursively, a file through its folder (an editor that

@@ -36,6 +36,12 @@ describe('keyword values', () => {
     expect(codes(schema)).toEqual([code]);
   });
 
+  it('names the one type of a one-element type array, and how to write it', () => {
+    const [diagnostic] = check('{"type": ["object"]}').diagnostics;
+    expect(diagnostic).toMatchObject({ code: 'JTC110', message: '"type" is an array of one type (object); the subset takes the type itself, as a string', hint: 'write "type": "object"' });
+    expect(check('{"type": ["string", "null"]}').diagnostics[0]!.message).toBe('"type" lists several types (string, null); the subset takes exactly one');
+  });
+
   it.each(['{"minLength": 2.0}', '{"maxItems": 0}', '{"minimum": -0}', '{"maximum": 1e-400}', '{"default": {"any": [1]}, "examples": []}', '{"properties": {"$ref": {"type": "string"}}}'])('accepts %s', (schema) => {
     expect(codes(schema)).toEqual([]);
   });

@@ -11,7 +11,10 @@ const type: KeywordDefinition<TypeName> = {
   group: 'all',
   read(node, context) {
     if (node.kind === 'array') {
-      return reportAt(context, 'JTC110', node, `"type" lists several types (${node.items.map((item) => (item.kind === 'string' ? item.value : item.kind)).join(', ')}); the subset takes exactly one`, 'use one type; for an optional value leave the property out of "required" instead of allowing null');
+      const listed = node.items.map((item) => (item.kind === 'string' ? item.value : item.kind));
+      const only = node.items.length === 1 && node.items[0]!.kind === 'string' ? node.items[0]!.value : undefined;
+      if (only !== undefined) return reportAt(context, 'JTC110', node, `"type" is an array of one type (${only}); the subset takes the type itself, as a string`, `write "type": ${JSON.stringify(only)}`);
+      return reportAt(context, 'JTC110', node, `"type" lists several types (${listed.join(', ')}); the subset takes exactly one`, 'use one type; for an optional value leave the property out of "required" instead of allowing null');
     }
     if (node.kind === 'string' && (typeNames as readonly string[]).includes(node.value)) return node.value as TypeName;
     const found = node.kind === 'string' ? JSON.stringify(node.value) : node.kind;
