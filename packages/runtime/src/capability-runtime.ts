@@ -404,6 +404,11 @@ export class CapabilityRuntime {
       });
   }
 
+  /** The envelope limits every call is held to (`RuntimeOptions.envelope` over the defaults): adapters parse arguments within them. */
+  get envelopeLimits(): EnvelopeLimits {
+    return { ...this.limits };
+  }
+
   /** How many more calls a tool may complete; undefined when unlimited. */
   remainingCalls(name: string): number | undefined {
     return this.tools.get(name)?.remaining;

@@ -72,7 +72,7 @@ async function run(runtime: CapabilityRuntime, prepared: readonly Prepared[], na
     const named = typeof hostName === 'string' ? `no tool named ${JSON.stringify(hostName)}` : hostName === undefined ? 'the call names no tool' : `a tool name must be a string, got ${hostName === null ? 'null' : typeof hostName}`;
     return { ok: false, text: `unknown_tool: ${named}; available: ${describeNames(prepared.map((t) => t.hostName))}` };
   }
-  const parsed = parseArguments(rawArguments, tool.entry.exactNumbers);
+  const parsed = parseArguments(rawArguments, tool.entry.exactNumbers, runtime.envelopeLimits);
   if (!parsed.ok) return { ok: false, text: parsed.text };
   const input = tool.strict && restoresNulls ? restoreOptionalNulls(parsed.value, shownInputSchema(tool.entry)) : parsed.value;
   const result: CallResult = await runtime.callAsync(tool.entry.name, input, signal === undefined ? { context: new ProviderCallContext(call) } : { context: new ProviderCallContext(call), signal });

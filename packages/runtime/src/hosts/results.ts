@@ -1,4 +1,5 @@
 import type { CallResult, CatalogEntry } from '../capability-runtime.js';
+import type { EnvelopeLimits } from '../envelope.js';
 import { shortened } from '../errors.js';
 import { isJsonNumber, parseJson, roundTripsThroughF64, stringifyJson } from '../json.js';
 
@@ -72,10 +73,10 @@ export function shownOutputSchema(entry: CatalogEntry): Record<string, unknown> 
  * keeps every digit, as `callJson` does), or a result that says it is not JSON. Arguments a host
  * already parsed are passed on as they are.
  */
-export function parseArguments(text: unknown, exactNumbers: boolean): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string } {
+export function parseArguments(text: unknown, exactNumbers: boolean, limits: EnvelopeLimits): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string } {
   if (typeof text !== 'string') return { ok: true, value: text };
   try {
-    return { ok: true, value: exactNumbers ? parseJson(text, { exactNumbers: true }) : (JSON.parse(text) as unknown) };
+    return { ok: true, value: exactNumbers ? parseJson(text, { exactNumbers: true, maxDepth: limits.maxDepth, maxNodes: limits.maxNodes }) : (JSON.parse(text) as unknown) };
   } catch (error) {
     return { ok: false, text: shortened(`invalid_json: the tool arguments are not valid JSON: ${(error as Error).message}`, maxFailureTextLength) };
   }

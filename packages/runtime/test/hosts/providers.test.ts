@@ -166,6 +166,22 @@ describe('exact-mode numbers through the providers', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("parses exact-mode arguments within the runtime's own envelope limits, as callJson does: hostile text stops at the limit", async () => {
+    const anything = compileContract(JSON.stringify({ name: 'tree.store', description: 'Stores a tree.', input: { type: 'object' }, output: { type: 'object' } }), 'tree.store.contract.json', { exactNumbers: true });
+    const rt = new CapabilityRuntime({ envelope: { maxDepth: 40, maxNodes: 1000 } });
+    rt.registerValidatedJsonTool(ToolPolicy.json('tree.store'), ToolMetadata.of('Stores.'), anything as never, () => ({ stored: true }));
+    const tools = openAiChatTools(rt, { strict: false });
+    const call = (args: string) => tools.call({ id: 'c', function: { name: 'tree_store', arguments: args } }).then((m) => m.content);
+    const deep = `${'{"a":'.repeat(45)}1${'}'.repeat(45)}`;
+    const wide = `{"a":[${Array.from({ length: 2000 }, (_, i) => i).join(',')}]}`;
+    for (const args of [deep, wide]) {
+      const viaCallJson = rt.callJson('tree.store', args);
+      expect(viaCallJson).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
+      expect(await call(args)).toBe(`invalid_json: the tool arguments are not valid JSON: ${/is not valid JSON: (.*)$/.exec((viaCallJson as { error: Error }).error.message)![1]}`);
+    }
+    expect(await call(`${'{"a":'.repeat(30)}1${'}'.repeat(30)}`)).toBe('{"stored":true}');
+  });
+
   it('Gemini answers an output with a number no double holds as its JSON text, every digit kept; others as a value', async () => {
     const gemini = geminiTools(ledgerRuntime([]));
     expect(await gemini.call({ id: 'f', name: 'ledger.entry', args: { id: 1, share: 0.25 } })).toEqual({ functionResponse: { id: 'f', name: 'ledger.entry', response: { output: { id: 1, share: 0.25 } } } });
