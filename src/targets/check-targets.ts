@@ -43,7 +43,12 @@ export function contractTargetFindings(contract: TargetContract, profile: Target
     if (profile.outputRoot === 'object-for-structured-content') {
       add('JTC351', '/output', `the output root ${root}: the tool declares no outputSchema and returns its output as JSON text only, since structuredContent must be an object`, 'make the output an object to give clients structured content and its schema');
     } else {
-      add('JTC351', '/output', `the output root ${root}: it travels as structuredContent to clients of MCP 2026-07-28, while clients of 2025-11-25, where structuredContent must be an object, get it as JSON text only (the adapter answers each request by its revision)`, 'make the output an object to serve every client alike');
+      add(
+        'JTC351',
+        '/output',
+        `the output root ${root}: it travels as structuredContent to clients of MCP 2026-07-28, while clients of 2025-11-25, where structuredContent must be an object, get it as JSON text only (the adapter answers each request by its revision)`,
+        'make the output an object to serve every client alike',
+      );
     }
   }
   const shown = input['type'] === undefined ? { type: 'object', ...input } : input;
