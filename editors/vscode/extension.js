@@ -15,7 +15,12 @@ async function activate() {
   }
   // The module transport runs the bin with the editor's own Node.js and adds --stdio.
   const server = { module: bin, args: ['lsp'], transport: TransportKind.stdio };
-  client = new LanguageClient('jsonToolContracts', 'JSON tool contracts', { run: server, debug: server }, { documentSelector: [{ scheme: 'file', pattern: '**/*.contract.json' }] });
+  // jtc.config.json too: the server checks it as it is typed and applies it when it is saved.
+  const documentSelector = [
+    { scheme: 'file', pattern: '**/*.contract.json' },
+    { scheme: 'file', pattern: '**/jtc.config.json' },
+  ];
+  client = new LanguageClient('jsonToolContracts', 'JSON tool contracts', { run: server, debug: server }, { documentSelector });
   await client.start();
 }
 

@@ -1,5 +1,4 @@
 import { UsageError } from '../diagnostics/usage-error.js';
-import type { ProjectSettings } from '../lsp/project.js';
 import { startLanguageServer, type ServerLibraries } from '../lsp/server.js';
 import type { CliCommand } from './command.js';
 
@@ -24,7 +23,7 @@ export async function runLsp(args: readonly string[]): Promise<number> {
   const unknown = args.find((arg) => arg !== '--stdio');
   if (unknown !== undefined) throw new UsageError(`lsp: unknown option "${unknown}"; the server speaks over --stdio (jtc lsp --help)`);
   const libraries = await loadLibraries();
-  const connection = startLanguageServer(libraries, defaultSettings, process.stdin, process.stdout);
+  const connection = startLanguageServer(libraries, process.stdin, process.stdout);
   return new Promise((resolve) => connection.onExit(() => resolve(0)));
 }
 
@@ -36,8 +35,4 @@ async function loadLibraries(): Promise<ServerLibraries> {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new UsageError(`lsp needs ${libraryNames.join(' and ')}: npm install --save-dev ${libraryNames.join(' ')}`);
   }
-}
-
-function defaultSettings(folder: string): ProjectSettings {
-  return { root: folder, contracts: [folder], check: {}, strict: false, emit: 'ts' };
 }

@@ -59,7 +59,11 @@ export function findProjectConfig(startDir: string): string | undefined {
 /** Finds and reads the configuration that applies to a folder; undefined when there is none. */
 export function loadProjectConfig(startDir: string): ProjectConfig | undefined {
   const file = findProjectConfig(startDir);
-  if (file === undefined) return undefined;
+  return file === undefined ? undefined : readProjectConfigFile(file);
+}
+
+/** Reads a configuration file from the disk; a file that cannot be read is one problem at its start. */
+export function readProjectConfigFile(file: string): ProjectConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -1,4 +1,5 @@
 import type { Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver/node';
+import type { ConfigProblem } from '../config/project-config.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { tokenEnd } from '../source/edits.js';
@@ -26,20 +27,27 @@ const severities = { error: 1, warning: 2, info: 3 } as const;
  * the CLI's message, the code linked to its README entry, and (with `--strict`) warnings as errors.
  */
 export function toLspDiagnostic(diagnostic: Diagnostic, text: string, lines: LineMap, strict: boolean): LspDiagnostic {
-  const start = lines.offset(diagnostic.line, diagnostic.column);
-  const end = Math.max(start, Math.min(tokenEnd(text, start), firstLineEnd(text, start)));
-  const where = diagnostic.pointer === '' ? '' : ` at ${diagnostic.pointer}`;
-  const hint = diagnostic.hint === undefined ? '' : ` (${diagnostic.hint})`;
   const data: DiagnosticData = diagnostic.hint === undefined ? { pointer: diagnostic.pointer } : { pointer: diagnostic.pointer, hint: diagnostic.hint };
   return {
-    range: rangeOf(lines, start, end),
+    ...located(diagnostic, text, lines),
     severity: strict && diagnostic.severity === 'warning' ? severities.error : severities[diagnostic.severity],
     code: diagnostic.code,
     codeDescription: { href: diagnosticsLink },
-    source: 'jtc',
-    message: `${diagnostic.message}${where}${hint}`,
     data,
   };
+}
+
+/** A problem of `jtc.config.json` as the editor shows it: an error, where and as `jtc check` prints it (there is no code). */
+export function configProblemToLsp(problem: ConfigProblem, text: string, lines: LineMap): LspDiagnostic {
+  return { ...located(problem, text, lines), severity: severities.error };
+}
+
+function located(problem: ConfigProblem, text: string, lines: LineMap): Pick<LspDiagnostic, 'range' | 'source' | 'message'> {
+  const start = lines.offset(problem.line, problem.column);
+  const end = Math.max(start, Math.min(tokenEnd(text, start), firstLineEnd(text, start)));
+  const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+  const hint = problem.hint === undefined ? '' : ` (${problem.hint})`;
+  return { range: rangeOf(lines, start, end), source: 'jtc', message: `${problem.message}${where}${hint}` };
 }
 
 function firstLineEnd(text: string, start: number): number {

@@ -1,21 +1,33 @@
-import { isAbsolute, relative, sep } from 'node:path';
-import { checkContract, type CheckOptions, type CheckResult } from '../contract/check-contract.js';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
+import { defaultProjectOptions, type ProjectConfig, type ProjectOptions } from '../config/project-config.js';
+import { checkContract, type CheckResult } from '../contract/check-contract.js';
 import { checkToolNames } from '../contract/check-contracts.js';
 import { contractSuffix } from '../contract/discover.js';
 import { optionalParametersOf, setFindings } from '../contract/targets.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { EmitKind } from '../output/file-set.js';
 
-/** How one project is checked: what `jtc check` would be run with from its root. */
-export interface ProjectSettings {
+/**
+ * How one project is checked: what `jtc check` run at its root, with no path named, would use. Its
+ * options are the configuration's (number mode, targets, strictness, emit kind), so the editor and CI agree.
+ */
+export interface ProjectSettings extends ProjectOptions {
   /** The folder the project's paths are relative to (the configuration's, or the workspace folder). */
   readonly root: string;
   /** Absolute files and folders searched for contracts. */
   readonly contracts: readonly string[];
-  readonly check: CheckOptions;
-  /** Warnings fail the check (`--strict`): the editor shows them as errors. */
-  readonly strict: boolean;
-  readonly emit: EmitKind;
+}
+
+/**
+ * The project of a folder: the one its configuration (found from that folder upward, as `jtc check`
+ * finds it) describes, rooted at the configuration's folder and made of its `contracts` (all of that
+ * folder when it names none); without a configuration, the folder itself with the defaults. A
+ * configuration with problems gives what could be read of it: each field with a problem keeps its
+ * default.
+ */
+export function projectSettings(folder: string, config: ProjectConfig | undefined): ProjectSettings {
+  if (config === undefined) return { ...defaultProjectOptions, root: folder, contracts: [folder] };
+  const root = dirname(config.file);
+  return { ...config.options, root, contracts: config.options.contracts ?? [root] };
 }
 
 /** A contract's source: the document's text when it is open, its bytes on disk otherwise. */
@@ -33,9 +45,9 @@ export class ContractProject {
 
   constructor(readonly settings: ProjectSettings) {}
 
-  /** Whether a path is one of this project's contracts: a `*.contract.json` under its folders. */
+  /** Whether a path is one of this project's contracts: a file it names, or a `*.contract.json` under its folders. */
   owns(path: string): boolean {
-    return path.endsWith(contractSuffix) && this.settings.contracts.some((input) => path === input || isInside(path, input));
+    return this.settings.contracts.some((input) => path === input || (path.endsWith(contractSuffix) && isInside(path, input)));
   }
 
   /** The path as diagnostics name it: relative to the root, as `jtc check` run there prints it. */
@@ -71,7 +83,7 @@ export class ContractProject {
     const named = checkToolNames(results.flatMap((result) => (result.contract === undefined ? [] : [result.contract])));
     const targets = setFindings(
       named.accepted.map((contract) => ({ ...contract, optionalParameters: optionalParametersOf(contract.input) })),
-      this.settings.check.targets ?? [],
+      this.settings.targets,
     );
     for (const diagnostic of [...named.diagnostics, ...targets]) byPath.get(pathOf.get(diagnostic.file)!)!.push(diagnostic);
     for (const diagnostics of byPath.values()) diagnostics.sort(compareDiagnostics);
@@ -90,7 +102,7 @@ export class ContractProject {
     const source = this.sources.get(path)!;
     const cached = this.checked.get(path);
     if (cached?.source === source) return cached.result;
-    const result = checkContract(source, this.displayPath(path), this.settings.check);
+    const result = checkContract(source, this.displayPath(path), { exactNumbers: this.settings.exactNumbers, targets: this.settings.targets });
     this.checked.set(path, { source, result });
     return result;
   }

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, Hover, InitializeParams, InitializeResult } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { findProjectConfig, type ProjectConfig, projectConfigFileName, readProjectConfig, readProjectConfigFile } from '../config/project-config.js';
 import { contractSuffix, discoverContracts } from '../contract/discover.js';
 import { LineMap } from '../source/parse.js';
 import { quickFix } from './code-actions.js';
 import { completionsAt } from './completion.js';
-import { diagnosticsLink, isOwnDiagnostic, rangeOf, toLspDiagnostic } from './diagnostics.js';
+import { configProblemToLsp, diagnosticsLink, isOwnDiagnostic, rangeOf, toLspDiagnostic } from './diagnostics.js';
 import { codeHover, hoverAt } from './hover.js';
-import { ContractProject, type ContractText, type ProjectSettings } from './project.js';
+import { ContractProject, type ContractText, type ProjectSettings, projectSettings } from './project.js';
 
 /** The libraries `jtc lsp` loads when it starts (optional peer dependencies of the package). */
 export interface ServerLibraries {
@@ -20,21 +21,25 @@ export interface ServerLibraries {
 /** Quiet time after the last keystroke before a document is checked again. */
 export const recheckDelayMs = 100;
 
-/** The configuration file whose change reloads every project. */
-const configurationFile = 'jtc.config.json';
-
 /**
  * The language server: the checker's own diagnostics for every contract of the workspace (open
  * documents with their unsaved text, the others from disk, kept current through the client's file
- * watching), hovers, completions and exact quick fixes. Runs over the given streams until the
- * client says exit.
+ * watching), with the options of the `jtc.config.json` that applies, as `jtc check` finds and reads
+ * it; the problems of that file on it; hovers, completions and exact quick fixes. Runs over the
+ * given streams until the client says exit.
+ *
+ * A configuration takes effect as saved, as CI reads it: a change on disk (the client's file
+ * watching) or a save in the editor re-reads it and re-checks every contract. The unsaved text of an
+ * open `jtc.config.json` is checked as it is typed, for its own diagnostics only.
  */
-export function startLanguageServer(libraries: ServerLibraries, settingsFor: (folder: string) => ProjectSettings, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
+export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
   const lsp = libraries.server;
   const connection = lsp.createConnection(input, output);
   const documents = new lsp.TextDocuments(libraries.textDocument.TextDocument);
   let folders: string[] = [];
   let projects: ContractProject[] = [];
+  /** The configurations the projects are made from, as last read from the disk, by file. */
+  let configs = new Map<string, ProjectConfig>();
   /** What was last published for each path, so that only changes are sent and hovers can explain codes. */
   const published = new Map<string, LspDiagnostic[]>();
   const pending = new Map<ContractProject, NodeJS.Timeout>();
@@ -52,33 +57,71 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
     }
   };
 
+  const isConfigFile = (path: string | undefined): path is string => path !== undefined && basename(path) === projectConfigFileName;
+
+  /** The project of a folder, from the configuration that applies there (read once per reload). */
+  const settingsFor = (folder: string): ProjectSettings => {
+    const file = findProjectConfig(folder);
+    if (file === undefined) return projectSettings(folder, undefined);
+    const config = configs.get(file) ?? readProjectConfigFile(file);
+    configs.set(file, config);
+    return projectSettings(folder, config);
+  };
+
   /** The project a contract belongs to: the innermost one whose folders hold it, else one of its own. */
   const projectOf = (path: string): ContractProject => {
     const owners = projects.filter((project) => project.owns(path)).sort((a, b) => b.settings.root.length - a.settings.root.length);
     if (owners[0] !== undefined) return owners[0];
     const lone = new ContractProject({ ...settingsFor(dirname(path)), contracts: [path] });
     projects.push(lone);
+    publishConfigProblems();
     return lone;
   };
 
+  /** Sends a file's diagnostics if they changed. A clean file on disk is not announced; an open document always hears that it was checked. */
+  const send = (path: string, diagnostics: LspDiagnostic[]): void => {
+    const before = published.get(path);
+    published.set(path, diagnostics);
+    const unchanged = before === undefined ? diagnostics.length === 0 && openDocument(path) === undefined : JSON.stringify(before) === JSON.stringify(diagnostics);
+    if (!unchanged) void connection.sendDiagnostics({ uri: uriOf(path), diagnostics });
+  };
+
   const publish = (project: ContractProject): void => {
-    const diagnostics = project.diagnostics();
-    for (const [path, list] of diagnostics) {
-      const document = openDocument(path);
-      const text = document?.getText() ?? textOf(readDisk(path) ?? '');
+    for (const [path, list] of project.diagnostics()) {
+      const text = openDocument(path)?.getText() ?? textOf(readDisk(path) ?? '');
       const lines = new LineMap(text);
-      const converted = list.map((diagnostic) => toLspDiagnostic(diagnostic, text, lines, project.settings.strict));
-      const before = published.get(path);
-      published.set(path, converted);
-      // A clean file on disk is not announced; an open document always hears that it was checked.
-      const unchanged = before === undefined ? converted.length === 0 && document === undefined : JSON.stringify(before) === JSON.stringify(converted);
-      if (!unchanged) void connection.sendDiagnostics({ uri: uriOf(path), diagnostics: converted });
+      send(
+        path,
+        list.map((diagnostic) => toLspDiagnostic(diagnostic, text, lines, project.settings.strict)),
+      );
     }
   };
 
+  /** The configuration files that get diagnostics: the ones the projects use, and every open one. */
+  const configFiles = (): Set<string> => {
+    const open = documents.all().flatMap((document) => pathOf(document.uri) ?? []);
+    return new Set([...configs.keys(), ...open.filter(isConfigFile)]);
+  };
+
+  /** Each configuration's problems: an open document's as typed, another's as read from the disk. */
+  const publishConfigProblems = (): void => {
+    for (const path of configFiles()) {
+      const document = openDocument(path);
+      const text = document?.getText() ?? textOf(readDisk(path) ?? '');
+      const { problems } = document === undefined ? configs.get(path)! : readProjectConfig(path, text);
+      const lines = new LineMap(text);
+      send(
+        path,
+        problems.map((problem) => configProblemToLsp(problem, text, lines)),
+      );
+    }
+  };
+
+  /** Clears what was published for a file no project and no configuration has any more. */
   const clearGone = (): void => {
+    const configured = configFiles();
     for (const [path, list] of published) {
-      if (projects.some((project) => project.paths().includes(path))) continue;
+      if (configured.has(path) || projects.some((project) => project.paths().includes(path))) continue;
       published.delete(path);
       if (list.length > 0) void connection.sendDiagnostics({ uri: uriOf(path), diagnostics: [] });
     }
@@ -96,22 +139,24 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
     );
   };
 
-  /** Every project again from its settings and the disk, as after a change of configuration. */
+  /** Every project again from the configurations and the contracts on disk, as after a change of configuration. */
   const loadProjects = (): void => {
     for (const timer of pending.values()) clearTimeout(timer);
     pending.clear();
+    configs = new Map();
     projects = folders.map((folder) => new ContractProject(settingsFor(folder)));
-    for (const project of projects) {
-      for (const path of discoverQuietly(project, (message) => connection.console.warn(message))) {
-        const source = openDocument(path)?.getText() ?? readDisk(path);
-        if (source !== undefined) project.set(path, source);
-      }
+    // A contract under two projects' folders (nested workspace folders, or two under one configuration) is one project's only.
+    const discovered = projects.flatMap((project) => discoverQuietly(project, (message) => connection.console.warn(message)));
+    for (const path of new Set(discovered)) {
+      const source = openDocument(path)?.getText() ?? readDisk(path);
+      if (source !== undefined) projectOf(path).set(path, source);
     }
     for (const document of documents.all()) {
       const path = pathOf(document.uri);
       if (path?.endsWith(contractSuffix)) projectOf(path).set(path, document.getText());
     }
     for (const project of projects) publish(project);
+    publishConfigProblems();
     clearGone();
   };
 
@@ -122,7 +167,8 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
     watchesFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
       capabilities: {
-        textDocumentSync: lsp.TextDocumentSyncKind.Incremental,
+        // Saves are heard for jtc.config.json: its saved text is the one that takes effect.
+        textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['"'] },
         codeActionProvider: { codeActionKinds: [lsp.CodeActionKind.QuickFix] },
@@ -133,13 +179,14 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
 
   connection.onInitialized(() => {
     if (watchesFiles) {
-      void connection.client.register(lsp.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/*${contractSuffix}` }, { globPattern: `**/${configurationFile}` }] });
+      void connection.client.register(lsp.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/*${contractSuffix}` }, { globPattern: `**/${projectConfigFileName}` }] });
     }
     loadProjects();
   });
 
   documents.onDidOpen(({ document }) => {
     const path = pathOf(document.uri);
+    if (isConfigFile(path)) publishConfigProblems();
     if (!path?.endsWith(contractSuffix)) return;
     const project = projectOf(path);
     project.set(path, document.getText());
@@ -149,14 +196,23 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
 
   documents.onDidChangeContent(({ document }) => {
     const path = pathOf(document.uri);
+    if (isConfigFile(path)) publishConfigProblems();
     if (!path?.endsWith(contractSuffix)) return;
     const project = projectOf(path);
     project.set(path, document.getText());
     recheckSoon(project);
   });
 
+  documents.onDidSave(({ document }) => {
+    if (isConfigFile(pathOf(document.uri))) loadProjects();
+  });
+
   documents.onDidClose(({ document }) => {
     const path = pathOf(document.uri);
+    if (isConfigFile(path)) {
+      publishConfigProblems();
+      clearGone();
+    }
     if (!path?.endsWith(contractSuffix)) return;
     const project = projectOf(path);
     const onDisk = readDisk(path);
@@ -168,15 +224,15 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
   });
 
   connection.onDidChangeWatchedFiles(({ changes }) => {
-    if (changes.some((change) => pathOf(change.uri)?.endsWith(configurationFile))) {
+    if (changes.some((change) => isConfigFile(pathOf(change.uri)))) {
       loadProjects();
       return;
     }
     for (const change of changes) {
       const path = pathOf(change.uri);
       if (path === undefined || openDocument(path) !== undefined) continue;
-      const project = projects.find((candidate) => candidate.owns(path));
-      if (project === undefined) continue;
+      if (!projects.some((candidate) => candidate.owns(path))) continue;
+      const project = projectOf(path);
       const onDisk = change.type === lsp.FileChangeType.Deleted ? undefined : readDisk(path);
       if (onDisk === undefined) project.delete(path);
       else project.set(path, onDisk);
@@ -187,7 +243,7 @@ export function startLanguageServer(libraries: ServerLibraries, settingsFor: (fo
   connection.onHover(({ textDocument, position }): Hover | null => {
     const document = documents.get(textDocument.uri);
     const path = pathOf(textDocument.uri);
-    if (document === undefined || path === undefined) return null;
+    if (document === undefined || !path?.endsWith(contractSuffix)) return null;
     const offset = document.offsetAt(position);
     const text = document.getText();
     const parts: string[] = [];

@@ -24,6 +24,8 @@ describe('the VS Code extension', () => {
     const manifest = JSON.parse(readFileSync('editors/vscode/package.json', 'utf8'));
     expect(manifest.main).toBe('./extension.js');
     expect(Object.keys(manifest.dependencies)).toEqual(['vscode-languageclient']);
-    expect(readFileSync('editors/vscode/extension.js', 'utf8')).toContain("pattern: '**/*.contract.json'");
+    const extension = readFileSync('editors/vscode/extension.js', 'utf8');
+    expect(extension).toContain("pattern: '**/*.contract.json'");
+    expect(extension).toContain("pattern: '**/jtc.config.json'");
   });
 });

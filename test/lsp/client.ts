@@ -11,6 +11,7 @@ import {
   DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
   ExitNotification,
   FileChangeType,
   HoverRequest,
@@ -125,6 +126,20 @@ export class LanguageClient {
     const edited = sorted.reduce((result, edit) => result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end)), text);
     await this.change(path, edited);
     return edited;
+  }
+
+  /** Tells the server that the open document was saved (the test writes the file itself). */
+  async save(path: string): Promise<void> {
+    await this.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri: uriOf(path) } });
+  }
+
+  /**
+   * Waits until the server has handled everything sent before: it answers requests in order, so
+   * once it answers one, whatever it published while handling the earlier messages has arrived.
+   * (Not for a debounced re-check after a change, which comes later.)
+   */
+  async settled(): Promise<void> {
+    await this.connection.sendRequest(HoverRequest.type, { textDocument: { uri: 'file:///settled' }, position: { line: 0, character: 0 } });
   }
 
   async close(path: string): Promise<void> {
