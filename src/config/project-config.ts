@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { isSkippedFolder } from '../contract/discover.js';
 import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
 import type { EmitKind } from '../output/file-set.js';
 import type { JsonNode } from '../source/json-node.js';
@@ -54,6 +55,29 @@ export function findProjectConfig(startDir: string): string | undefined {
     if (existsSync(candidate)) return candidate;
     if (existsSync(join(folder, '.git')) || dirname(folder) === folder) return undefined;
   }
+}
+
+/**
+ * The `jtc.config.json` files inside a folder and below it, where several projects share one tree
+ * (a monorepo opened at its root): searched as contracts are (skipping `node_modules` and
+ * dot-folders), without following links; a folder that cannot be read is passed over. Sorted.
+ */
+export function findProjectConfigsBelow(folder: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !isSkippedFolder(entry.name)) walk(join(dir, entry.name));
+      else if (entry.isFile() && entry.name === projectConfigFileName) found.push(join(dir, entry.name));
+    }
+  };
+  walk(resolve(folder));
+  return found.sort();
 }
 
 /** Finds and reads the configuration that applies to a folder; undefined when there is none. */

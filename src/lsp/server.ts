@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, Hover, InitializeParams, InitializeResult } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findProjectConfig, type ProjectConfig, projectConfigFileName, readProjectConfig, readProjectConfigFile } from '../config/project-config.js';
+import { findProjectConfig, findProjectConfigsBelow, type ProjectConfig, projectConfigFileName, readProjectConfig, readProjectConfigFile } from '../config/project-config.js';
 import { contractSuffix, discoverContracts } from '../contract/discover.js';
 import { LineMap } from '../source/parse.js';
 import { quickFix } from './code-actions.js';
@@ -139,13 +139,19 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
     );
   };
 
-  /** Every project again from the configurations and the contracts on disk, as after a change of configuration. */
+  /**
+   * Every project again from the configurations and the contracts on disk, as after a change of
+   * configuration: each workspace folder's, and each configuration's inside a folder (a monorepo's
+   * packages), once each.
+   */
   const loadProjects = (): void => {
     for (const timer of pending.values()) clearTimeout(timer);
     pending.clear();
     configs = new Map();
-    projects = folders.map((folder) => new ContractProject(settingsFor(folder)));
-    // A contract under two projects' folders (nested workspace folders, or two under one configuration) is one project's only.
+    const roots = folders.flatMap((folder) => [folder, ...findProjectConfigsBelow(folder).map(dirname)]);
+    const settings = new Map(roots.map((root) => settingsFor(root)).map((project) => [JSON.stringify([project.root, project.contracts]), project]));
+    projects = [...settings.values()].map((project) => new ContractProject(project));
+    // A contract several projects hold (a package's inside the workspace folder's) is the innermost one's only.
     const discovered = projects.flatMap((project) => discoverQuietly(project, (message) => connection.console.warn(message)));
     for (const path of new Set(discovered)) {
       const source = openDocument(path)?.getText() ?? readDisk(path);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultProjectOptions, findProjectConfig, formatConfigProblem, loadProjectConfig, projectConfigSchema, readProjectConfig } from '../../src/config/project-config.js';
+import { defaultProjectOptions, findProjectConfig, findProjectConfigsBelow, formatConfigProblem, loadProjectConfig, projectConfigSchema, readProjectConfig } from '../../src/config/project-config.js';
 
 /** A folder tree: `.git` marks a repository's root, `jtc.config.json` files where the test puts them. */
 function tree(): { root: string; repo: string; deep: string } {
@@ -32,6 +32,20 @@ describe('findProjectConfig', () => {
     expect(findProjectConfig(deep)).toBeUndefined();
     expect(findProjectConfig(repo)).toBeUndefined();
     expect(findProjectConfig(root)).toBe(join(root, 'jtc.config.json'));
+  });
+});
+
+describe('findProjectConfigsBelow', () => {
+  it('finds every jtc.config.json in and under a folder, as contracts are searched: not in node_modules or dot-folders', () => {
+    const { repo } = tree();
+    for (const folder of ['', 'packages/tools', 'packages/web/nested', 'node_modules/dep', '.cache', 'packages/.hidden']) {
+      mkdirSync(join(repo, folder), { recursive: true });
+      writeFileSync(join(repo, folder, 'jtc.config.json'), '{}');
+    }
+    mkdirSync(join(repo, 'packages/web/jtc.config.json/inner'), { recursive: true });
+    expect(findProjectConfigsBelow(repo)).toEqual([join(repo, 'jtc.config.json'), join(repo, 'packages/tools/jtc.config.json'), join(repo, 'packages/web/nested/jtc.config.json')]);
+    expect(findProjectConfigsBelow(join(repo, 'packages/web'))).toEqual([join(repo, 'packages/web/nested/jtc.config.json')]);
+    expect(findProjectConfigsBelow(join(repo, 'missing'))).toEqual([]);
   });
 });
 

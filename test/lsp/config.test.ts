@@ -179,3 +179,35 @@ describe('jtc lsp: the problems of jtc.config.json', () => {
     await client.waitForCodes(join(dir, 'contracts/JTC351-optional-property-under-openai-strict.contract.json'), ['JTC351']);
   });
 });
+
+describe('jtc lsp: a workspace holding several projects, each with its jtc.config.json', () => {
+  let dir: string;
+  let client: LanguageClient;
+  const optional = 'fixtures/targets/JTC351-optional-property-under-openai-strict.contract.json';
+  beforeAll(async () => {
+    dir = scratchWorkspace();
+    mkdirSync(join(dir, '.git'));
+    // Two packages with contracts of the same tool name, one configured: two projects, as jtc check in each package sees them.
+    for (const pkg of ['strict', 'plain']) {
+      mkdirSync(join(dir, 'packages', pkg, 'contracts'), { recursive: true });
+      cpSync(optional, join(dir, 'packages', pkg, 'contracts/optional.contract.json'));
+    }
+    writeFileSync(join(dir, 'packages/strict/jtc.config.json'), JSON.stringify({ contracts: ['contracts'], targets: ['openai-strict'], strict: true }));
+    client = await LanguageClient.start(dir);
+  });
+  afterAll(async () => {
+    expect(await client.stop()).toBe(0);
+  });
+
+  it("checks each package's contracts with its own configuration, and apart from the other package", async () => {
+    const strict = join(dir, 'packages/strict/contracts/optional.contract.json');
+    const plain = join(dir, 'packages/plain/contracts/optional.contract.json');
+    const cli = cliDiagnostics(join(dir, 'packages/strict'));
+    expect(cli.map((d) => d.code)).toEqual(['JTC351']);
+    for (const path of [strict, plain]) await client.open(path);
+    const published = await client.waitFor(strict, () => true);
+    expect(published.map(shown)).toEqual(cli.map((d) => asPublishedStrict(d)));
+    expect(await client.waitFor(plain, () => true)).toEqual([]);
+    expect(cliDiagnostics(dir, ['packages/plain/contracts'])).toEqual([]);
+  });
+});
