@@ -86,8 +86,17 @@ export function loadProjectConfig(startDir: string): ProjectConfig | undefined {
   return file === undefined ? undefined : readProjectConfigFile(file);
 }
 
+/** How a configuration is read. */
+export interface ReadConfigOptions {
+  /**
+   * Report a `contracts` path that does not exist, where it is written (the language server: jtc
+   * check and jtc build would stop on it). The CLI leaves it to the search, which stops there.
+   */
+  readonly contractsMustExist?: boolean;
+}
+
 /** Reads a configuration file from the disk; a file that cannot be read is one problem at its start. */
-export function readProjectConfigFile(file: string): ProjectConfig {
+export function readProjectConfigFile(file: string, readOptions: ReadConfigOptions = {}): ProjectConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -95,11 +104,11 @@ export function readProjectConfigFile(file: string): ProjectConfig {
     const reason = (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'is a folder, not a file' : (error as Error).message;
     return { file, options: defaultProjectOptions, problems: [{ file, line: 1, column: 1, pointer: '', message: `cannot read the project configuration: ${reason}` }] };
   }
-  return readProjectConfig(file, text);
+  return readProjectConfig(file, text, readOptions);
 }
 
 /** Reads a configuration file's text; relative paths in it are resolved against the file's folder. */
-export function readProjectConfig(file: string, text: string): ProjectConfig {
+export function readProjectConfig(file: string, text: string, readOptions: ReadConfigOptions = {}): ProjectConfig {
   const absolute = resolve(file);
   const problems: ConfigProblem[] = [];
   const report = (position: Position, pointer: string, message: string, hint?: string): void => {
@@ -115,7 +124,7 @@ export function readProjectConfig(file: string, text: string): ProjectConfig {
     report(root.position, '', `the project configuration must be one JSON object, found ${kindOf(root)}`);
     return { file: absolute, options: defaultProjectOptions, problems };
   }
-  const reader: FieldReader = { folder: dirname(absolute), report };
+  const reader: FieldReader = { folder: dirname(absolute), report, contractsMustExist: readOptions.contractsMustExist === true };
   let options: ProjectOptions = defaultProjectOptions;
   for (const member of root.members) {
     const field: ConfigFieldDefinition | undefined = Object.hasOwn(configFields, member.key) ? configFields[member.key as ConfigField] : undefined;
@@ -139,6 +148,7 @@ interface FieldReader {
   /** The configuration file's folder, which relative paths start from. */
   readonly folder: string;
   readonly report: (position: Position, pointer: string, message: string, hint?: string) => void;
+  readonly contractsMustExist: boolean;
 }
 
 interface ConfigFieldDefinition {
@@ -163,7 +173,14 @@ const configFields = {
     schema: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'The contract files and folders (searched recursively for *.contract.json) that `jtc check` and `jtc build` use when the command names none; relative to this file.' },
     read: (node, reader) => {
       if (node.kind !== 'array' || node.items.length === 0) return wrong(node, reader, 'a non-empty array of paths');
-      const paths = node.items.map((item) => pathOf(item, reader));
+      const paths = node.items.map((item) => {
+        const path = pathOf(item, reader);
+        if (path !== undefined && reader.contractsMustExist && !existsSync(path)) {
+          reader.report(item.position, item.pointer, 'no such file or folder', 'jtc check and jtc build stop on it: create it, or correct the path');
+          return undefined;
+        }
+        return path;
+      });
       return paths.every((path) => path !== undefined) ? { contracts: paths } : {};
     },
   },

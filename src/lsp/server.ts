@@ -21,6 +21,9 @@ export interface ServerLibraries {
 /** Quiet time after the last keystroke before a document is checked again. */
 export const recheckDelayMs = 100;
 
+/** A configuration's `contracts` path that does not exist is a problem on it: the editor would otherwise check nothing, silently. */
+const readConfigOptions = { contractsMustExist: true };
+
 /**
  * The language server: the checker's own diagnostics for every contract of the workspace (open
  * documents with their unsaved text, the others from disk, kept current through the client's file
@@ -63,7 +66,7 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
   const settingsFor = (folder: string): ProjectSettings => {
     const file = findProjectConfig(folder);
     if (file === undefined) return projectSettings(folder, undefined);
-    const config = configs.get(file) ?? readProjectConfigFile(file);
+    const config = configs.get(file) ?? readProjectConfigFile(file, readConfigOptions);
     configs.set(file, config);
     return projectSettings(folder, config);
   };
@@ -108,7 +111,7 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
     for (const path of configFiles()) {
       const document = openDocument(path);
       const text = document?.getText() ?? textOf(readDisk(path) ?? '');
-      const { problems } = document === undefined ? configs.get(path)! : readProjectConfig(path, text);
+      const { problems } = document === undefined ? configs.get(path)! : readProjectConfig(path, text, readConfigOptions);
       const lines = new LineMap(text);
       send(
         path,

@@ -81,6 +81,18 @@ describe('readProjectConfig', () => {
     expect(formatConfigProblem(problems[3]!, 'jtc.config.json')).toBe('jtc.config.json:4:3 - error: unknown field "outt" at /outt (the fields are $schema, contracts, out, emit, exactNumbers, strict, targets)');
   });
 
+  it('with contractsMustExist (the language server), reports a contracts path that does not exist where it is written', () => {
+    const { repo } = tree();
+    mkdirSync(join(repo, 'contracts'));
+    const file = join(repo, 'jtc.config.json');
+    const text = '{\n  "contracts": ["contracts", "contractz"],\n  "strict": true\n}\n';
+    expect(readProjectConfig(file, text)).toMatchObject({ options: { contracts: [join(repo, 'contracts'), join(repo, 'contractz')] }, problems: [] });
+    const checked = readProjectConfig(file, text, { contractsMustExist: true });
+    expect(checked.problems).toEqual([{ file, line: 2, column: 30, pointer: '/contracts/1', message: 'no such file or folder', hint: 'jtc check and jtc build stop on it: create it, or correct the path' }]);
+    // The field keeps its default; the others apply.
+    expect(checked.options).toEqual({ ...defaultProjectOptions, strict: true });
+  });
+
   it('refuses what is not one JSON object, and a duplicate field', () => {
     expect(readProjectConfig('/p/jtc.config.json', '[]').problems).toMatchObject([{ line: 1, column: 1, message: 'the project configuration must be one JSON object, found an array' }]);
     expect(readProjectConfig('/p/jtc.config.json', '').problems).toMatchObject([{ line: 1, column: 1, message: 'expected a JSON value, found the end of the file' }]);

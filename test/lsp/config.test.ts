@@ -211,3 +211,30 @@ describe('jtc lsp: a workspace holding several projects, each with its jtc.confi
     expect(cliDiagnostics(dir, ['packages/plain/contracts'])).toEqual([]);
   });
 });
+
+describe('jtc lsp: a contracts path in jtc.config.json that does not exist', () => {
+  let dir: string;
+  let client: LanguageClient;
+  beforeAll(async () => {
+    dir = scratchWorkspace('fixtures/warnings/JTC204-empty-enum.contract.json');
+    writeFileSync(join(dir, 'jtc.config.json'), '{\n  "contracts": ["contracts", "contractz"]\n}\n');
+    client = await LanguageClient.start(dir);
+  });
+  afterAll(async () => {
+    expect(await client.stop()).toBe(0);
+  });
+
+  it("is an error where it is written (jtc check stops on it), the configuration's folder is checked meanwhile, and the fix clears it", async () => {
+    const config = join(dir, 'jtc.config.json');
+    expect(jtc(['check'], dir)).toMatchObject({ code: 2, stderr: 'jtc: contractz: no such file or folder\n' });
+    const [problem] = await client.waitFor(config, (list) => list.length === 1);
+    expect(shown(problem!)).toEqual({ code: undefined, line: 2, column: 30, message: 'no such file or folder at /contracts/1 (jtc check and jtc build stop on it: create it, or correct the path)', severity: 1 });
+    await client.waitForCodes(join(dir, 'contracts/JTC204-empty-enum.contract.json'), ['JTC204']);
+
+    await client.open(config);
+    writeFileSync(config, '{\n  "contracts": ["contracts"]\n}\n');
+    await client.change(config, readFileSync(config, 'utf8'));
+    await client.save(config);
+    await client.waitFor(config, (list) => list.length === 0);
+  });
+});
