@@ -41,9 +41,11 @@ describe('the published packages', () => {
     'ships the runtime without the compiler, and the compiler without the runtime',
     () => {
       const runtimeFiles = runtime.files.map((f) => f.path);
-      expect(runtimeFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'dist/hosts/openai-agents.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']));
+      expect(runtimeFiles).toEqual(
+        expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'dist/hosts/mcp-client.js', 'dist/hosts/openai-agents.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']),
+      );
       // No keyword table, emitter, template or CLI; source only for the support code modules carry.
-      expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|cli/.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
+      expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|(^|\/)cli\//.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);
       const compilerFiles = compiler.files.map((f) => f.path);
       expect(compilerFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'bin/jtc.js', 'dist/cli/main.js', 'dist/compiler.js', 'templates/module.ts.tpl', 'schema/contract.schema.json']));
       expect(compilerFiles.filter((f) => /^(src|test|packages|examples|fixtures)\/|^dist\/hosts\//.test(f))).toEqual([]);
@@ -89,6 +91,7 @@ describe('the published packages', () => {
         `import { CapabilityRuntime, ToolPolicy, parseJson } from '@json-tool-contracts/runtime';
 import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
 import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
+import { mcpToolClient } from '@json-tool-contracts/runtime/mcp/client';
 import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
 import { openAiChatTools } from '@json-tool-contracts/runtime/providers';
 import { openAiAgentsTools } from '@json-tool-contracts/runtime/openai-agents';
@@ -97,14 +100,16 @@ import { mathAdd } from './generated/index.mjs';
 const runtime = new CapabilityRuntime();
 runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, async ({ left, right }) => ({ total: left + right }));
 const mcp = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 2, right: 3 } });
+const served = mcpToolHandlers(runtime);
+const client = await mcpToolClient({ listTools: async () => served.listTools(), callTool: (params) => served.callTool(params) }, { mathAdd }).call('math.add', { left: 3, right: 4 });
 const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } }), runtime).listTools().tools.length;
 const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
-console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })) }));
+console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, client: client.output, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })) }));
 `,
       );
       const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400' });
+      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, client: { total: 7 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400' });
     },
     processTimeout,
   );

@@ -2,7 +2,7 @@ import { copyContent, splitContent, type ContentBlock, type OutputWithContent } 
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeThrown } from './support/describe-thrown.js';
-import { describeIssues, describeNames, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
+import { describeNames, inputMismatch, outputMismatch, RegistrationError, ToolError, toolErrorCodes, type ToolErrorCode } from './errors.js';
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
 import { copyJsonValue, parseJson, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
@@ -434,8 +434,7 @@ export class CapabilityRuntime {
     const problem = parsedFromJson ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
     if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`));
     if (!entry.contract.input.is(value)) {
-      const issues = issuesOf(entry.contract.input.validate(value));
-      return this.deny(record, new ToolError('invalid_input', `input for "${tool}" does not match its contract: ${describeIssues(issues)}`, issues));
+      return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))));
     }
     if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`));
     if (entry.remaining !== undefined) entry.remaining--;
@@ -457,8 +456,7 @@ export class CapabilityRuntime {
       if (copy === undefined) {
         error = new ToolError('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(output, this.limits, entry.contract.exactNumbers)}`);
       } else if (!entry.contract.output.is(copy)) {
-        const issues = issuesOf(entry.contract.output.validate(copy));
-        error = new ToolError('invalid_output', `output of "${name}" does not match its contract: ${describeIssues(issues)}`, issues);
+        error = outputMismatch(name, issuesOf(entry.contract.output.validate(copy)));
       } else if (blocks !== undefined && !blocks.ok) {
         error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
@@ -538,8 +536,6 @@ function newHandle(callId: string, tool: string): MutableHandle {
   };
   return handle;
 }
-
-const toolErrorCodes: ReadonlySet<string> = new Set<ToolErrorCode>(['denied', 'unknown_tool', 'invalid_json', 'invalid_envelope', 'invalid_input', 'budget_exhausted', 'handler_failed', 'invalid_output', 'cancelled', 'unknown_call', 'asynchronous_handler']);
 
 /** Whatever a handler threw, as a ToolError; reading what it threw can throw too, and is contained. */
 function handlerError(error: unknown): ToolError {

@@ -3,6 +3,9 @@ import type { ValidationIssue } from './contract.js';
 /** Why a call did not produce an output. Stable strings: hosts and models match on them. */
 export type ToolErrorCode = 'denied' | 'unknown_tool' | 'invalid_json' | 'invalid_envelope' | 'invalid_input' | 'budget_exhausted' | 'handler_failed' | 'invalid_output' | 'cancelled' | 'unknown_call' | 'asynchronous_handler';
 
+/** Every ToolErrorCode, for telling one apart from any other string at run time. */
+export const toolErrorCodes: ReadonlySet<string> = new Set<ToolErrorCode>(['denied', 'unknown_tool', 'invalid_json', 'invalid_envelope', 'invalid_input', 'budget_exhausted', 'handler_failed', 'invalid_output', 'cancelled', 'unknown_call', 'asynchronous_handler']);
+
 /**
  * The longest message a ToolError carries, in UTF-16 code units: every adapter hands the message to
  * a model, and a call of a kilobyte must not cost hundreds (the issues stay complete in `issues`).
@@ -35,6 +38,16 @@ export class ToolError extends Error {
 /** A mistake in how tools are registered: thrown at once, since no call could work. */
 export class RegistrationError extends Error {
   override readonly name = 'RegistrationError';
+}
+
+/** Input that breaks its contract, worded alike wherever it is found (the runtime serving a tool, a client calling one). */
+export function inputMismatch(tool: string, issues: readonly ValidationIssue[]): ToolError {
+  return new ToolError('invalid_input', `input for "${tool}" does not match its contract: ${describeIssues(issues)}`, issues);
+}
+
+/** Output that breaks its contract, worded alike wherever it is found. */
+export function outputMismatch(tool: string, issues: readonly ValidationIssue[]): ToolError {
+  return new ToolError('invalid_output', `output of "${tool}" does not match its contract: ${describeIssues(issues)}`, issues);
 }
 
 const maxIssuesShown = 10;

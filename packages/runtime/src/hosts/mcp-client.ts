@@ -1,0 +1,246 @@
+import type { InputOf, OutputOf, ToolContract } from '../contract.js';
+import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../envelope.js';
+import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes, type ToolErrorCode } from '../errors.js';
+import type { ContractSet } from '../handler-map.js';
+import { parseJson } from '../json.js';
+import { describeThrown } from '../support/describe-thrown.js';
+import { portableName } from '../targets/tool-names.js';
+import { outputAsDoubles } from './results.js';
+
+/**
+ * Typed calls to the tools of an MCP server, held to the contracts of a build: the arguments are
+ * checked before anything is sent, the result when it arrives, with the runtime's own errors.
+ * Imports nothing from the MCP SDK: the client is the SDK's own `Client`, typed by what is used.
+ *
+ *   const tools = mcpToolClient(client, contracts);            // SDK v2 (@modelcontextprotocol/client)
+ *   const tools = mcpToolClientV1(client, contracts);          // SDK v1 (@modelcontextprotocol/sdk)
+ *   const result = await tools.call('get-sum', { a: 1, b: 2 }, { timeout: 10_000 });
+ *   if (result.ok) result.output;                              // the contract's output type, validated
+ *   else result.error;                                         // a ToolError: code, message, issues
+ */
+
+/** A `tools/call` result as the server sent it. */
+export interface McpReceivedResult {
+  readonly content?: readonly unknown[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * The outcome of one typed call; never a rejected promise. `received` is the server's result as it
+ * came, when one came (its content blocks beside the output, or what an invalid output was).
+ */
+export type McpToolCallResult<O> = { readonly ok: true; readonly output: O; readonly received: McpReceivedResult } | { readonly ok: false; readonly error: ToolError; readonly received?: McpReceivedResult };
+
+/** The contract names of a set. */
+export type ToolNameOf<Cs extends ContractSet> = Cs[keyof Cs]['name'];
+
+/** The contract of a set that has a tool name; any of them for a set whose names are only `string` (loaded untyped). */
+export type ContractNamed<Cs extends ContractSet, N extends string> = [Extract<Cs[keyof Cs], { readonly name: N }>] extends [never] ? Cs[keyof Cs] : Extract<Cs[keyof Cs], { readonly name: N }>;
+
+/** Typed calls to a server's tools; `Options` are the SDK's own request options (`signal`, `timeout`, `onprogress`, …). */
+export interface McpToolClient<Cs extends ContractSet, Options> {
+  /**
+   * Calls a tool by its contract name. Resolves with the validated output, or with the reason
+   * there is none: `invalid_envelope`/`invalid_input` (nothing was sent), `unknown_tool` (the
+   * server lists no such tool, nor its portable name), `cancelled` (the signal), `handler_failed`
+   * (the request failed, or the tool answered `isError` without one of the runtime's codes),
+   * `invalid_output` (the result breaks the contract or carries no JSON output), or the code of
+   * an `isError` result a runtime-served tool gave (`denied: …`, `budget_exhausted: …`).
+   */
+  call<N extends ToolNameOf<Cs>>(name: N, args: InputOf<ContractNamed<Cs, N>>, options?: Options): Promise<McpToolCallResult<OutputOf<ContractNamed<Cs, N>>>>;
+}
+
+/** A tool as `tools/list` gives it: what the client reads of it. */
+interface ListedTool {
+  readonly name: string;
+  readonly outputSchema?: unknown;
+}
+
+interface ToolPage {
+  readonly tools: readonly ListedTool[];
+  readonly nextCursor?: string | undefined;
+}
+
+interface CallParams {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** What `mcpToolClient` uses of MCP SDK v2's `Client` (`@modelcontextprotocol/client`). */
+export interface McpClientV2 {
+  callTool(params: CallParams, options?: never): Promise<unknown>;
+  listTools(params?: { cursor: string }): Promise<ToolPage>;
+}
+
+/** What `mcpToolClientV1` uses of MCP SDK v1's `Client` (`@modelcontextprotocol/sdk/client/index.js`). */
+export interface McpClientV1 {
+  callTool(params: CallParams, resultSchema?: undefined, options?: never): Promise<unknown>;
+  listTools(params?: { cursor: string }): Promise<ToolPage>;
+}
+
+type V2Options<C> = C extends { callTool(params: never, options?: infer O): unknown } ? O : never;
+type V1Options<C> = C extends { callTool(params: never, resultSchema: never, options?: infer O): unknown } ? O : never;
+
+/** Typed calls over an MCP SDK v2 `Client`, connected or not yet. */
+export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs): McpToolClient<Cs, V2Options<C>> {
+  return toolClient(contracts, {
+    send: (params, options) => client.callTool(params, options as never),
+    list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
+  });
+}
+
+/** Typed calls over an MCP SDK v1 `Client`, connected or not yet. */
+export function mcpToolClientV1<Cs extends ContractSet, C extends McpClientV1>(client: C, contracts: Cs): McpToolClient<Cs, V1Options<C>> {
+  return toolClient(contracts, {
+    send: (params, options) => client.callTool(params, undefined, options as never),
+    list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
+  });
+}
+
+interface Wire {
+  send(params: CallParams, options: unknown): Promise<unknown>;
+  list(cursor: string | undefined): Promise<ToolPage>;
+}
+
+type AnyContract = ToolContract<unknown, unknown>;
+type Failure = Extract<McpToolCallResult<never>, { ok: false }>;
+
+/** At most this many `tools/list` pages: a server that keeps sending cursors is not listed forever. */
+const maxPages = 1_000;
+
+function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire): McpToolClient<Cs, Options> {
+  const byName = new Map<string, AnyContract>(Object.values(contracts).map((contract) => [contract.name, contract]));
+  // Listed once, and again when a call names a tool the last listing did not have (the server's tools changed).
+  let listing: Promise<ReadonlyMap<string, ListedTool>> | undefined;
+  const listed = (fresh: boolean): Promise<ReadonlyMap<string, ListedTool>> => {
+    if (listing === undefined || fresh) {
+      const current = listAll(wire);
+      listing = current;
+      // A failed listing is not kept: the next call asks again.
+      current.catch(() => {
+        if (listing === current) listing = undefined;
+      });
+    }
+    return listing;
+  };
+
+  return {
+    async call(name, args, options) {
+      const contract = typeof name === 'string' ? byName.get(name) : undefined;
+      if (contract === undefined) return failure('unknown_tool', `no contract for a tool named ${JSON.stringify(String(name))} in this set; it has: ${describeNames([...byName.keys()].sort())}`);
+      const sent = checkedArguments(contract, args);
+      if (sent instanceof ToolError) return { ok: false, error: sent };
+      // Read again after each await: the signal may abort while the call waits.
+      const aborted = (): boolean => signalOf(options)?.aborted === true;
+      if (aborted()) return failure('cancelled', `the call to "${contract.name}" was cancelled before it was sent`);
+
+      let tools: ReadonlyMap<string, ListedTool>;
+      let tool: ListedTool | undefined;
+      try {
+        tools = await listed(false);
+        tool = serverTool(tools, contract.name);
+        if (tool === undefined) {
+          tools = await listed(true);
+          tool = serverTool(tools, contract.name);
+        }
+      } catch (error) {
+        return failure(aborted() ? 'cancelled' : 'handler_failed', `listing the server's tools for "${contract.name}" failed: ${describeThrown(error)}`);
+      }
+      if (tool === undefined) {
+        const portable = portableName(contract.name);
+        const names = portable === contract.name ? `"${contract.name}"` : `"${contract.name}" (nor "${portable}")`;
+        return failure('unknown_tool', `the server lists no tool ${names}; it lists: ${describeNames([...tools.keys()].sort())}`);
+      }
+
+      let received: unknown;
+      try {
+        received = await wire.send({ name: tool.name, arguments: sent }, options);
+      } catch (error) {
+        return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
+      }
+      return readResult(contract, tool, received) as McpToolCallResult<never>;
+    },
+  };
+}
+
+function failure(code: ToolErrorCode, message: string, received?: McpReceivedResult): Failure {
+  return received === undefined ? { ok: false, error: new ToolError(code, message) } : { ok: false, error: new ToolError(code, message), received };
+}
+
+/** The arguments as they go on the wire: a checked copy that holds to the contract, or why there is none. */
+function checkedArguments(contract: AnyContract, args: unknown): Record<string, unknown> | ToolError {
+  const copy = copyEnvelope(args, defaultEnvelopeLimits, contract.exactNumbers);
+  if (copy === undefined) return new ToolError('invalid_envelope', `input for "${contract.name}" is not a plain JSON object or array: ${whyNotEnvelope(args, defaultEnvelopeLimits, contract.exactNumbers)}`);
+  if (Array.isArray(copy)) return new ToolError('invalid_envelope', `input for "${contract.name}" is an array; an MCP tool's arguments are an object`);
+  const checked = contract.input.validate(copy);
+  if (!checked.ok) return inputMismatch(contract.name, checked.issues);
+  // The SDK writes JSON with JSON.stringify: an exact-mode number must reach the server as the value that was checked.
+  const { value, exact } = outputAsDoubles(copy);
+  if (!exact) return new ToolError('invalid_input', `input for "${contract.name}" holds a number that a JSON double cannot carry exactly, and an MCP server would receive it rounded`);
+  return value as Record<string, unknown>;
+}
+
+/** The contract's name as the server lists it, or its portable form (dots as `_`) as the adapters offer it. */
+function serverTool(tools: ReadonlyMap<string, ListedTool>, name: string): ListedTool | undefined {
+  return tools.get(name) ?? tools.get(portableName(name));
+}
+
+async function listAll(wire: Wire): Promise<ReadonlyMap<string, ListedTool>> {
+  const tools = new Map<string, ListedTool>();
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const { tools: listed, nextCursor } = await wire.list(cursor);
+    for (const tool of listed) tools.set(tool.name, tool);
+    if (nextCursor === undefined) return tools;
+    cursor = nextCursor;
+  }
+  throw new Error(`the server sent more than ${maxPages} pages of tools`);
+}
+
+/**
+ * The output of a result: its `structuredContent`, or, for a tool listed without an output
+ * schema, the JSON in its first text block (where the runtime's servers and most JSON tools
+ * write it); then held to the output contract.
+ */
+function readResult(contract: AnyContract, tool: ListedTool, received: unknown): McpToolCallResult<unknown> {
+  const name = contract.name;
+  if (typeof received !== 'object' || received === null) return failure('invalid_output', `the server answered the call to "${name}" with no tools/call result: ${describeThrown(received)}`);
+  const result = received as McpReceivedResult;
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.find((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string')?.text;
+  if (result.isError === true) return { ok: false, error: toolErrorOf(name, text), received: result };
+
+  let output: unknown;
+  if (result.structuredContent !== undefined) {
+    output = result.structuredContent;
+  } else if (tool.outputSchema !== undefined) {
+    return failure('invalid_output', `the server lists an output schema for "${name}", but its result carries no structuredContent`, result);
+  } else if (text === undefined) {
+    return failure('invalid_output', `the result of "${name}" carries neither structuredContent nor a text block to read its output from`, result);
+  } else {
+    try {
+      output = contract.exactNumbers ? parseJson(text, { exactNumbers: true }) : (JSON.parse(text) as unknown);
+    } catch (error) {
+      return failure('invalid_output', `the result of "${name}" carries no structuredContent, and its text is not JSON (the tool is listed without an output schema, so its output is read from its text): ${describeThrown(error)}`, result);
+    }
+  }
+  const checked = contract.output.validate(output);
+  return checked.ok ? { ok: true, output: checked.value, received: result } : { ok: false, error: outputMismatch(name, checked.issues), received: result };
+}
+
+/**
+ * An `isError` result as a ToolError: a tool the runtime serves words its failures `code: message`
+ * (`denied: …`), which keeps its code; any other text is the tool's own failure.
+ */
+function toolErrorOf(name: string, text: string | undefined): ToolError {
+  const code = text === undefined ? undefined : /^([a-z_]+): /.exec(text)?.[1];
+  if (code !== undefined && toolErrorCodes.has(code)) return new ToolError(code as ToolErrorCode, text!.slice(code.length + 2));
+  return new ToolError('handler_failed', `"${name}" answered with an error: ${text ?? '(no text)'}`);
+}
+
+function signalOf(options: unknown): AbortSignal | undefined {
+  const signal = typeof options === 'object' && options !== null ? (options as { signal?: unknown }).signal : undefined;
+  return signal instanceof AbortSignal ? signal : undefined;
+}

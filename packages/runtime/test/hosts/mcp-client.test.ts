@@ -1,0 +1,298 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { contracts, type Contracts, type CreateEntitiesOutput, type GetSumInput, type ReadGraphOutput } from '../../../../fixtures/import/generated/index.js';
+import { compileContracts } from '../../../../src/compiler.js';
+import { CapabilityRuntime, ToolError, ToolPolicy, type ContractSet } from '../../src/index.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { mcpToolHandlers } from '../../src/hosts/mcp.js';
+import { mcpToolClient, mcpToolClientV1, type McpToolCallResult, type McpToolClient } from '../../src/hosts/mcp-client.js';
+
+/**
+ * Typed calls to real MCP servers from npm (`@modelcontextprotocol/server-everything` and
+ * `server-memory`, pinned dev dependencies) over stdio, through each SDK's own Client, held to
+ * the contracts `jtc import` wrote for them (fixtures/import, built into fixtures/import/generated).
+ */
+const slow = 120_000;
+const serverScript = (name: string): string => resolve(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
+
+type Sdk = 'v1' | 'v2';
+
+/** Every tools/call the SDK client was asked to send, with the options it was handed. */
+interface Sent {
+  readonly params: { name: string; arguments: Record<string, unknown> };
+  readonly options: unknown;
+}
+
+interface Connected<Cs extends ContractSet> {
+  readonly tools: McpToolClient<Cs, { signal?: AbortSignal; timeout?: number }>;
+  readonly sent: Sent[];
+  close(): Promise<void>;
+}
+
+async function connect<Cs extends ContractSet>(sdk: Sdk, server: string, set: Cs, env: Record<string, string> = {}): Promise<Connected<Cs>> {
+  const params = { command: process.execPath, args: [serverScript(server)], env, stderr: 'ignore' as const };
+  const sent: Sent[] = [];
+  if (sdk === 'v1') {
+    const client = new ClientV1({ name: 'typed-client-test', version: '1.0.0' });
+    await client.connect(new StdioV1(params));
+    // The SDK's own client, watched: what reaches callTool is what would be sent.
+    const watched = { callTool: (p: Sent['params'], schema: undefined, options?: object) => (sent.push({ params: p, options }), client.callTool(p, schema, options)), listTools: client.listTools.bind(client) };
+    return { tools: mcpToolClientV1(watched, set), sent, close: () => client.close() };
+  }
+  const client = new ClientV2({ name: 'typed-client-test', version: '1.0.0' });
+  await client.connect(new StdioV2(params));
+  const watched = { callTool: (p: Sent['params'], options?: object) => (sent.push({ params: p, options }), client.callTool(p, options)), listTools: client.listTools.bind(client) };
+  return { tools: mcpToolClient(watched, set), sent, close: () => client.close() };
+}
+
+/** Contracts edited away from what the server does, compiled into a scratch folder and loaded. */
+async function editedContracts(edits: readonly { readonly from: string; readonly path: readonly string[]; readonly value: unknown }[]): Promise<ContractSet> {
+  const sources = edits.map(({ from, path, value }) => {
+    const contract = JSON.parse(readFileSync(`fixtures/import/${from}`, 'utf8')) as Record<string, unknown>;
+    const parent = path.slice(0, -1).reduce((object, key) => object[key] as Record<string, unknown>, contract);
+    parent[path.at(-1)!] = value;
+    return { file: `${String(contract['name'])}.contract.json`, text: JSON.stringify(contract) };
+  });
+  const { files, diagnostics } = compileContracts(sources, { emit: 'js' });
+  expect(diagnostics).toEqual([]);
+  const dir = mkdtempSync(join(tmpdir(), 'jtc-mcp-client-'));
+  scratch.push(dir);
+  for (const file of files) writeFileSync(join(dir, file.path), file.text);
+  return ((await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { contracts: ContractSet }).contracts;
+}
+
+/** The contracts built into fixtures/import/generated: the typed side of these tests. */
+const builtContracts = ['server-memory/contracts/create_entities', 'server-memory/contracts/read_graph', 'server-memory/contracts/search_nodes', 'server-everything/contracts/echo', 'server-everything/contracts/get-env', 'server-everything/contracts/get-structured-content', 'server-everything/contracts/get-sum'];
+
+it('fixtures/import/generated is what jtc build writes for those contracts, byte for byte', () => {
+  const { files, diagnostics } = compileContracts(builtContracts.map((path) => ({ file: `fixtures/import/${path}.contract.json`, text: readFileSync(`fixtures/import/${path}.contract.json`, 'utf8') })));
+  expect(diagnostics).toEqual([]);
+  expect(readdirSync('fixtures/import/generated').sort()).toEqual(files.map((file) => file.path).sort());
+  for (const file of files) expect(readFileSync(join('fixtures/import/generated', file.path), 'utf8')).toBe(file.text);
+});
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(['v1', 'v2'] as const)('typed calls over MCP SDK %s Client, over stdio', (sdk) => {
+  describe('server-memory', () => {
+    let memory: Connected<Contracts>;
+    const memoryDir = mkdtempSync(join(tmpdir(), 'jtc-memory-'));
+
+    beforeAll(async () => {
+      memory = await connect(sdk, 'server-memory', contracts, { MEMORY_FILE_PATH: join(memoryDir, 'memory.jsonl') });
+    }, slow);
+    afterAll(async () => {
+      await memory?.close();
+      rmSync(memoryDir, { recursive: true, force: true });
+    });
+
+    it(
+      'a valid call is typed by its contract, sent, and its structuredContent validated',
+      async () => {
+        const entity = { name: 'Ada', entityType: 'person', observations: ['wrote the first program'] };
+        const created = await memory.tools.call('create_entities', { entities: [entity] }, { timeout: slow });
+        expectTypeOf(created).toEqualTypeOf<McpToolCallResult<CreateEntitiesOutput>>();
+        expect(created).toMatchObject({ ok: true, output: { entities: [entity] } });
+
+        const graph = await memory.tools.call('read_graph', {}, { timeout: slow });
+        if (!graph.ok) throw graph.error;
+        expectTypeOf(graph.output).toEqualTypeOf<ReadGraphOutput>();
+        expect(graph.output).toEqual({ entities: [entity], relations: [] });
+        expect(graph.received.structuredContent).toEqual(graph.output);
+        expect(memory.sent.map((s) => s.params)).toEqual([
+          { name: 'create_entities', arguments: { entities: [entity] } },
+          { name: 'read_graph', arguments: {} },
+        ]);
+      },
+      slow,
+    );
+
+    it(
+      'a contract name with dots reaches the tool the server lists under its portable name',
+      async () => {
+        const dotted = await editedContracts([{ from: 'server-memory/contracts/read_graph.contract.json', path: ['name'], value: 'read.graph' }]);
+        const client = await connect(sdk, 'server-memory', dotted, { MEMORY_FILE_PATH: join(memoryDir, 'dotted.jsonl') });
+        try {
+          expect(await client.tools.call('read.graph', {})).toMatchObject({ ok: true, output: { entities: [], relations: [] } });
+          expect(client.sent.map((s) => s.params.name)).toEqual(['read_graph']);
+        } finally {
+          await client.close();
+        }
+      },
+      slow,
+    );
+  });
+
+  describe('server-everything', () => {
+    let everything: Connected<Contracts>;
+
+    beforeAll(async () => {
+      everything = await connect(sdk, 'server-everything', contracts);
+    }, slow);
+    afterAll(async () => {
+      await everything?.close();
+    });
+
+    it(
+      'invalid arguments are refused with the issues the server side gives, and nothing is sent',
+      async () => {
+        const sentBefore = everything.sent.length;
+        // @ts-expect-error: b must be a number, the contract says so
+        const wrong = await everything.tools.call('get-sum', { a: 1, b: '2' });
+        expect(wrong.ok).toBe(false);
+        const { error } = wrong as Extract<typeof wrong, { ok: false }>;
+        expect(error).toBeInstanceOf(ToolError);
+        expect(error.code).toBe('invalid_input');
+        expect(error.message).toBe('input for "get-sum" does not match its contract: /b: must be number, got string');
+        expect(error.issues).toMatchObject([{ instancePath: '/b', keyword: 'type' }]);
+        // Word for word what the runtime says when it serves the tool.
+        const served = new CapabilityRuntime();
+        served.registerTypedJsonTool(ToolPolicy.json('get-sum'), contracts.getSum, () => ({}));
+        expect(served.call('get-sum', { a: 1, b: '2' })).toMatchObject({ ok: false, error: { code: error.code, message: error.message, issues: error.issues } });
+        // @ts-expect-error: a is required
+        expect((await everything.tools.call('get-sum', { b: 2 })).ok).toBe(false);
+        // @ts-expect-error: no contract of the set has this name
+        expect(await everything.tools.call('get-product', {})).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+        expect((await everything.tools.call('get-sum', [] as unknown as GetSumInput)) as unknown).toMatchObject({ ok: false, error: { code: 'invalid_envelope' } });
+        expect(everything.sent.length).toBe(sentBefore);
+      },
+      slow,
+    );
+
+    it(
+      'a tool listed without an output schema gives its output as the JSON in its text, and text that is not JSON is refused',
+      async () => {
+        const env = await everything.tools.call('get-env', {}, { timeout: slow });
+        if (!env.ok) throw env.error;
+        expect(env.output).toMatchObject({ PATH: expect.any(String) });
+
+        const echo = await everything.tools.call('echo', { message: 'hello' }, { timeout: slow });
+        expect(echo).toMatchObject({ ok: false, error: { code: 'invalid_output' }, received: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+        expect((echo as { error: ToolError }).error.message).toMatch(/^the result of "echo" carries no structuredContent, and its text is not JSON/);
+      },
+      slow,
+    );
+
+    it(
+      'an output that breaks its contract is reported with its issues; an isError result is a failure with its text',
+      async () => {
+        const edited = await editedContracts([
+          // Stricter than the server: no temperature it reports is below -100.
+          { from: 'server-everything/contracts/get-structured-content.contract.json', path: ['output', 'properties', 'temperature', 'maximum'], value: -100 },
+          // Looser than the server: b optional, which the server refuses.
+          { from: 'server-everything/contracts/get-sum.contract.json', path: ['input', 'required'], value: ['a'] },
+        ]);
+        const client = await connect(sdk, 'server-everything', edited);
+        try {
+          const weather = await client.tools.call('get-structured-content', { location: 'Chicago' }, { timeout: slow });
+          expect(weather).toMatchObject({ ok: false, error: { code: 'invalid_output', issues: [{ instancePath: '/temperature', keyword: 'maximum' }] }, received: { structuredContent: { temperature: expect.any(Number) } } });
+          expect((weather as { error: ToolError }).error.message).toMatch(/^output of "get-structured-content" does not match its contract: \/temperature: /);
+
+          const sum = await client.tools.call('get-sum', { a: 1 }, { timeout: slow });
+          expect(sum).toMatchObject({ ok: false, error: { code: 'handler_failed' }, received: { isError: true } });
+          expect((sum as { error: ToolError }).error.message).toMatch(/^"get-sum" answered with an error: .*b/s);
+          expect(client.sent).toHaveLength(2);
+        } finally {
+          await client.close();
+        }
+      },
+      slow,
+    );
+
+    it(
+      "the SDK's request options pass through; a signal aborted before the call sends nothing",
+      async () => {
+        const options = { timeout: slow, signal: new AbortController().signal };
+        expect(await everything.tools.call('get-sum', { a: 1, b: 2 }, options)).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+        expect(everything.sent.at(-1)).toEqual({ params: { name: 'get-sum', arguments: { a: 1, b: 2 } }, options });
+
+        const sentBefore = everything.sent.length;
+        expect(await everything.tools.call('get-sum', { a: 1, b: 2 }, { signal: AbortSignal.abort() })).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+        expect(everything.sent.length).toBe(sentBefore);
+      },
+      slow,
+    );
+
+    it(
+      'a contract the server does not list is unknown_tool, and nothing is sent',
+      async () => {
+        const unlisted = await editedContracts([{ from: 'server-everything/contracts/echo.contract.json', path: ['name'], value: 'not.listed' }]);
+        const client = await connect(sdk, 'server-everything', unlisted);
+        try {
+          const result = await client.tools.call('not.listed', { message: 'hello' });
+          expect(result).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+          expect((result as { error: ToolError }).error.message).toMatch(/^the server lists no tool "not\.listed" \(nor "not_listed"\); it lists: echo, /);
+          expect(client.sent).toEqual([]);
+        } finally {
+          await client.close();
+        }
+      },
+      slow,
+    );
+  });
+});
+
+describe('mcpToolClient types', () => {
+  it('takes each SDK its own request options', () => {
+    const v2 = mcpToolClient(new ClientV2({ name: 't', version: '1' }), contracts);
+    const v1 = mcpToolClientV1(new ClientV1({ name: 't', version: '1' }), contracts);
+    expectTypeOf(v2.call).parameter(2).toEqualTypeOf<Parameters<ClientV2['callTool']>[1]>();
+    expectTypeOf(v1.call).parameter(2).toEqualTypeOf<Parameters<ClientV1['callTool']>[2]>();
+    expectTypeOf(v2.call).parameter(0).toEqualTypeOf<'create_entities' | 'echo' | 'get-env' | 'get-structured-content' | 'get-sum' | 'read_graph' | 'search_nodes'>();
+  });
+});
+
+describe('typed calls to tools the runtime serves, in process', () => {
+  /** A v2-shaped client straight on the runtime's MCP handlers, listing its tools one per page. */
+  function inProcess(runtime: CapabilityRuntime, failures: { listing?: number; calls?: number } = {}) {
+    const mcp = mcpToolHandlers(runtime);
+    const pages: (string | undefined)[] = [];
+    const client = {
+      async listTools(params?: { cursor: string }) {
+        pages.push(params?.cursor);
+        if ((failures.listing ?? 0) > 0 && failures.listing!--) throw new Error('connection reset');
+        const tools = mcp.listTools().tools;
+        const at = Number(params?.cursor ?? 0);
+        return { tools: tools.slice(at, at + 1), ...(at + 1 < tools.length ? { nextCursor: String(at + 1) } : {}) };
+      },
+      async callTool(params: { name: string; arguments: Record<string, unknown> }) {
+        if ((failures.calls ?? 0) > 0 && failures.calls!--) throw new Error('MCP error -32001: Request timed out');
+        return mcp.callTool(params);
+      },
+    };
+    return { tools: mcpToolClient(client, { mathAdd, notesSearch }), pages };
+  }
+
+  it('an isError result keeps the code the runtime gave it; every page of tools/list is read', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(1), mathAdd, ({ left, right }) => ({ total: left + right }));
+    runtime.registerTypedJsonTool(ToolPolicy.json('notes.search'), notesSearch, () => {
+      throw ToolError.denied('the notes are locked');
+    });
+    const { tools, pages } = inProcess(runtime);
+    expect(await tools.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true, output: { total: 5 } });
+    expect(pages).toEqual([undefined, '1']);
+    expect(await tools.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: false, error: { code: 'budget_exhausted', message: '"math.add" has used its whole call budget' }, received: { isError: true } });
+    expect(await tools.call('notes.search', { query: 'eggs' })).toMatchObject({ ok: false, error: { code: 'denied', message: 'the notes are locked' } });
+  });
+
+  it('a failed listing or request is a handler_failed result, and the next call lists again', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    const { tools, pages } = inProcess(runtime, { listing: 1, calls: 1 });
+    expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'handler_failed', message: `listing the server's tools for "math.add" failed: connection reset` } });
+    expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'handler_failed', message: 'the call to "math.add" failed: MCP error -32001: Request timed out' } });
+    expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+    expect(pages).toEqual([undefined, undefined]);
+  });
+});
