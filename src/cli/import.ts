@@ -7,8 +7,12 @@ import { listToolsOverHttp, listToolsOverStdio } from '../import/mcp-client.js';
 import { parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
 import { readTypeScriptTools } from '../import/typescript.js';
 import { writeContracts } from '../import/write-contracts.js';
+import type { SourceText } from '../contract/check-contracts.js';
+import { discoverContracts, readContractSources } from '../contract/discover.js';
+import { escapeForTerminal, formatDiagnostic } from '../diagnostics/diagnostic.js';
+import { driftOf, type DriftReport, type DriftStatus } from '../import/drift.js';
 import { formatOption } from './options.js';
-import type { OutputFormat } from './report.js';
+import { formatReport, summarize, type OutputFormat } from './report.js';
 
 /** Where the tools come from: a file (a tool list, provider definitions), or a live MCP server. */
 export type ImportSource = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdio'; readonly command: string } | { readonly kind: 'url'; readonly url: string };
@@ -17,7 +21,8 @@ export interface ImportCommandOptions {
   readonly source: ImportSource;
   /** The format of a file, when it is not to be recognised. */
   readonly from?: SourceFormat | 'ts';
-  readonly out: string;
+  /** Where the contracts go: written to `write`, or compared with those in `check` (nothing written). */
+  readonly target: { readonly write: string } | { readonly check: string };
   readonly format: OutputFormat;
   /** How long one request to a live server may take, in milliseconds. */
   readonly timeoutMs: number;
@@ -42,11 +47,14 @@ export function importOptionsOf(files: readonly string[], values: ImportFlags): 
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
-  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), out: values.out, format: values.format, timeoutMs: seconds * 1000, headers };
+  if ((values.out === undefined) === (values.check === undefined)) throw new UsageError('import: name where the contracts go: -o <dir> to write them, or --check <dir> to compare the committed ones with the source');
+  const target = values.out === undefined ? { check: values.check! } : { write: values.out };
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs: seconds * 1000, headers };
 }
 
 interface ImportFlags {
-  readonly out: string;
+  readonly out?: string;
+  readonly check?: string;
   readonly from?: string;
   readonly stdio?: string;
   readonly url?: string;
@@ -58,9 +66,11 @@ interface ImportFlags {
 /** Reads the source, imports every tool, writes the imported contracts and reports; returns the exit code. */
 export async function runImport(options: ImportCommandOptions, write: (text: string) => void): Promise<number> {
   const { tools, sourceFile } = await toolsOf(options);
-  const results = importTools(tools, { outDir: options.out, ...(sourceFile === undefined ? {} : { sourceFile }) });
+  const out = 'write' in options.target ? options.target.write : options.target.check;
+  const results = importTools(tools, { outDir: out, ...(sourceFile === undefined ? {} : { sourceFile }) });
+  if ('check' in options.target) return reportDrift(driftOf(committedContracts(out), tools, results, { dir: out }), options.format, write);
   writeContracts(
-    options.out,
+    out,
     results.flatMap((result) => (result.status === 'imported' ? [{ path: result.file!, text: result.text! }] : [])),
   );
   const summary = {
@@ -69,7 +79,7 @@ export async function runImport(options: ImportCommandOptions, write: (text: str
     rewritten: results.filter((r) => r.status === 'imported' && r.rewrites > 0).length,
     refused: results.filter((r) => r.status === 'refused').length,
   };
-  write(options.format === 'json' ? `${JSON.stringify({ tools: results.map(({ text: _text, ...result }) => result), summary }, null, 2)}\n` : textReport(results, summary, options.out));
+  write(options.format === 'json' ? `${JSON.stringify({ tools: results.map(({ text: _text, ...result }) => result), summary }, null, 2)}\n` : textReport(results, summary, out));
   return summary.refused > 0 ? 1 : 0;
 }
 
@@ -86,6 +96,45 @@ async function toolsOf(options: ImportCommandOptions): Promise<{ readonly tools:
   if (options.from === 'ts') return { tools: await readTypeScriptTools(path) };
   const text = withIoErrors(path, () => readFileSync(path, 'utf8'));
   return { tools: readTools(parseToolList(text, path), path, options.from).tools, sourceFile: path };
+}
+
+/** The committed contracts of a --check folder, read as jtc diff reads a version. */
+function committedContracts(dir: string): SourceText[] {
+  if (!withIoErrors(dir, () => statSync(dir)).isDirectory()) throw new UsageError(`--check ${dir}: not a folder; name the folder of the committed contracts`);
+  return readContractSources(discoverContracts([dir])).map((source) => ({ file: source.file, text: source.bytes }));
+}
+
+const driftLabels: Record<DriftStatus, string> = {
+  unchanged: 'unchanged',
+  drifted: 'drifted',
+  missing: 'missing from the server',
+  new: 'new on the server',
+  unreadable: 'changed beyond what the import reads: cannot be compared',
+};
+
+/** Each tool that is not unchanged, with its changes, findings and notes; then a summary. Exit 1 when one breaks the committed contracts. */
+function reportDrift(report: DriftReport, format: OutputFormat, write: (text: string) => void): number {
+  if (!report.ok) {
+    write(formatReport(format, report.problems, summarize(0, report.problems), {}, ['import --check: the committed contracts have errors; fix them to compare']));
+    return 1;
+  }
+  const count = (status: DriftStatus): number => report.tools.filter((tool) => tool.status === status).length;
+  const summary = { tools: report.tools.length, unchanged: count('unchanged'), drifted: count('drifted'), missing: count('missing'), new: count('new'), unreadable: count('unreadable'), breaking: report.tools.filter((tool) => tool.breaking).length };
+  if (format === 'json') {
+    write(`${JSON.stringify({ tools: report.tools, summary }, null, 2)}\n`);
+  } else {
+    const lines = report.tools
+      .filter((tool) => tool.status !== 'unchanged' || tool.notes.length > 0)
+      .flatMap((tool) => [
+        escapeForTerminal(`${JSON.stringify(tool.name)}: ${driftLabels[tool.status]}${tool.status === 'drifted' ? (tool.breaking ? ', breaking' : ', compatible') : ''}`),
+        ...tool.changes.map((change) => `  ${formatDiagnostic(change)}`),
+        ...tool.findings.map(findingLine),
+        ...tool.notes.map((note) => escapeForTerminal(`  note: ${note}`)),
+      ]);
+    lines.push(`${plural(summary.tools, 'tool')}: ${summary.unchanged} unchanged, ${summary.drifted} drifted, ${summary.missing} missing, ${summary.new} new, ${summary.unreadable} unreadable; ${summary.breaking} breaking`);
+    write(`${lines.join('\n')}\n`);
+  }
+  return summary.breaking > 0 ? 1 : 0;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -119,10 +168,11 @@ export const importCommand: CliCommand = (program, context) => {
     .command('import')
     .summary('write contracts from tools that exist: a tools/list file, provider function definitions, or a live MCP server')
     .description(
-      'Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or Responses), Anthropic or Gemini function definitions, TypeScript declarations (--from ts), or a live MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors.',
+      "Write one *.contract.json per tool from tools that exist: an MCP tools/list result, OpenAI (Chat or Responses), Anthropic or Gemini function definitions, TypeScript declarations (--from ts), or a live MCP server. Only exact rewrites are applied, each reported; a tool that needs anything else is refused with what stopped it. Exit codes: 0 every tool imported, 1 some refused, 2 usage, I/O or server errors. With --check <dir> instead of -o, nothing is written: each tool that drifted from its committed contract, is missing or is new is reported with jtc diff's classification; exit 1 when a change breaks the committed contracts.",
     )
     .argument('[file]', 'a tools/list result, provider function definitions or TypeScript declarations')
-    .requiredOption('-o, --out <dir>', 'the contracts folder to write')
+    .option('-o, --out <dir>', 'the contracts folder to write')
+    .option('--check <dir>', 'write nothing: compare the contracts committed in this folder with the source, exit 1 when a change breaks them')
     .addOption(new Option('--from <format>', 'the format of the file, when it is not to be recognised').choices(fromChoices))
     .option('--stdio <command>', 'a live MCP server: the command that starts it over stdio')
     .option('--url <endpoint>', 'a live MCP server: its Streamable HTTP endpoint')

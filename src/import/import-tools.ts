@@ -169,7 +169,7 @@ function placeIn(file: string | undefined, position: Position | undefined): Pick
 }
 
 /** Where a pointer stands in a contract's text: the value, or the nearest enclosing one that is still there. */
-function positionIn(text: string, pointer: string): Position {
+export function positionIn(text: string, pointer: string): Position {
   const root = parseSourceText(text).root!;
   for (let at = pointer; ; at = at.slice(0, at.lastIndexOf('/'))) {
     const node = nodeAt(root, at);
