@@ -238,3 +238,18 @@ describe('jtc lsp: a contracts path in jtc.config.json that does not exist', () 
     await client.waitFor(config, (list) => list.length === 0);
   });
 });
+
+describe('jtc lsp: the emit kind of jtc.config.json', () => {
+  it('names in a hover on the tool name the module files jtc build writes with it', async () => {
+    const dir = scratchWorkspace('fixtures/valid/math.add.contract.json');
+    writeFileSync(join(dir, 'jtc.config.json'), JSON.stringify({ emit: 'js' }));
+    const client = await LanguageClient.start(dir);
+    const file = join(dir, 'contracts/math.add.contract.json');
+    await client.open(file);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const line = lines.findIndex((text) => text.includes('"math.add"'));
+    const hover = await client.hover(file, { line, character: lines[line]!.indexOf('math.add') });
+    expect((hover!.contents as { value: string }).value).toContain('- module: `math.add.mjs` and `math.add.d.mts`');
+    expect(await client.stop()).toBe(0);
+  });
+});
