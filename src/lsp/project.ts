@@ -15,6 +15,8 @@ export interface ProjectSettings extends ProjectOptions {
   readonly root: string;
   /** Absolute files and folders searched for contracts. */
   readonly contracts: readonly string[];
+  /** The `jtc.config.json` the options come from; none for a folder with the defaults. */
+  readonly configFile?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ProjectSettings extends ProjectOptions {
 export function projectSettings(folder: string, config: ProjectConfig | undefined): ProjectSettings {
   if (config === undefined) return { ...defaultProjectOptions, root: folder, contracts: [folder] };
   const root = dirname(config.file);
-  return { ...config.options, root, contracts: config.options.contracts ?? [root] };
+  return { ...config.options, root, contracts: config.options.contracts ?? [root], configFile: config.file };
 }
 
 /** A contract's source: the document's text when it is open, its bytes on disk otherwise. */

@@ -71,10 +71,22 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
     return projectSettings(folder, config);
   };
 
-  /** The project a contract belongs to: the innermost one whose folders hold it, else one of its own. */
+  /**
+   * The project that holds a contract: the innermost one that lists it. A workspace folder without a
+   * configuration holds only the contracts no configuration applies to (in a monorepo opened at its
+   * root, a package's contract that the package's configuration leaves out is not the root's).
+   */
+  const holderOf = (path: string): ContractProject | undefined => {
+    const listing = projects.filter((project) => project.owns(path));
+    const isUnconfigured = (project: ContractProject): boolean => project.settings.configFile === undefined;
+    const holders = listing.some(isUnconfigured) && findProjectConfig(dirname(path)) !== undefined ? listing.filter((project) => !isUnconfigured(project)) : listing;
+    return holders.sort((a, b) => b.settings.root.length - a.settings.root.length)[0];
+  };
+
+  /** The project of an open contract: its holder, else one of its own with the configuration that applies to its folder. */
   const projectOf = (path: string): ContractProject => {
-    const owners = projects.filter((project) => project.owns(path)).sort((a, b) => b.settings.root.length - a.settings.root.length);
-    if (owners[0] !== undefined) return owners[0];
+    const holder = holderOf(path);
+    if (holder !== undefined) return holder;
     const lone = new ContractProject({ ...settingsFor(dirname(path)), contracts: [path] });
     projects.push(lone);
     publishConfigProblems();
@@ -158,7 +170,7 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
     const discovered = projects.flatMap((project) => discoverQuietly(project, (message) => connection.console.warn(message)));
     for (const path of new Set(discovered)) {
       const source = openDocument(path)?.getText() ?? readDisk(path);
-      if (source !== undefined) projectOf(path).set(path, source);
+      if (source !== undefined) holderOf(path)?.set(path, source);
     }
     for (const document of documents.all()) {
       const path = pathOf(document.uri);
@@ -240,8 +252,8 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
     for (const change of changes) {
       const path = pathOf(change.uri);
       if (path === undefined || openDocument(path) !== undefined) continue;
-      if (!projects.some((candidate) => candidate.owns(path))) continue;
-      const project = projectOf(path);
+      const project = holderOf(path);
+      if (project === undefined) continue;
       const onDisk = change.type === lsp.FileChangeType.Deleted ? undefined : readDisk(path);
       if (onDisk === undefined) project.delete(path);
       else project.set(path, onDisk);

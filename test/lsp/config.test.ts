@@ -193,6 +193,9 @@ describe('jtc lsp: a workspace holding several projects, each with its jtc.confi
       cpSync(optional, join(dir, 'packages', pkg, 'contracts/optional.contract.json'));
     }
     writeFileSync(join(dir, 'packages/strict/jtc.config.json'), JSON.stringify({ contracts: ['contracts'], targets: ['openai-strict'], strict: true }));
+    // A contract of the configured package that its configuration leaves out.
+    mkdirSync(join(dir, 'packages/strict/drafts'));
+    cpSync(optional, join(dir, 'packages/strict/drafts/optional.contract.json'));
     client = await LanguageClient.start(dir);
   });
   afterAll(async () => {
@@ -209,6 +212,17 @@ describe('jtc lsp: a workspace holding several projects, each with its jtc.confi
     expect(published.map(shown)).toEqual(cli.map((d) => asPublishedStrict(d)));
     expect(await client.waitFor(plain, () => true)).toEqual([]);
     expect(cliDiagnostics(dir, ['packages/plain/contracts'])).toEqual([]);
+  });
+
+  it("checks a package's contract that its configuration leaves out alone, with that configuration, once opened", async () => {
+    const draft = join(dir, 'packages/strict/drafts/optional.contract.json');
+    await client.settled();
+    expect(client.diagnostics.has(uriOf(draft))).toBe(false);
+    await client.open(draft);
+    const published = await client.waitFor(draft, () => true);
+    const cli = cliDiagnostics(join(dir, 'packages/strict'), ['drafts/optional.contract.json']);
+    expect(cli.map((d) => d.code)).toEqual(['JTC351']);
+    expect(published.map(shown)).toEqual(cli.map((d) => asPublishedStrict(d)));
   });
 });
 
