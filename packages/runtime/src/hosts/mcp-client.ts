@@ -74,10 +74,15 @@ export interface McpClientV2 {
   listTools(params?: { cursor: string }): Promise<ToolPage>;
 }
 
-/** What `mcpToolClientV1` uses of MCP SDK v1's `Client` (`@modelcontextprotocol/sdk/client/index.js`). */
+/**
+ * What `mcpToolClientV1` uses of MCP SDK v1's `Client` (`@modelcontextprotocol/sdk/client/index.js`).
+ * SDK v2's Client would fit the same calls and lose the options (its second parameter is them):
+ * it is told apart by what only v2 has.
+ */
 export interface McpClientV1 {
   callTool(params: CallParams, resultSchema?: undefined, options?: never): Promise<unknown>;
   listTools(params?: { cursor: string }): Promise<ToolPage>;
+  readonly getNegotiatedProtocolVersion?: never;
 }
 
 type V2Options<C> = C extends { callTool(params: never, options?: infer O): unknown } ? O : never;
@@ -93,6 +98,7 @@ export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(cli
 
 /** Typed calls over an MCP SDK v1 `Client`, connected or not yet. */
 export function mcpToolClientV1<Cs extends ContractSet, C extends McpClientV1>(client: C, contracts: Cs): McpToolClient<Cs, V1Options<C>> {
+  if (typeof (client as { getNegotiatedProtocolVersion?: unknown }).getNegotiatedProtocolVersion === 'function') throw new TypeError('mcpToolClientV1 takes an MCP SDK v1 Client, and this is an SDK v2 Client (@modelcontextprotocol/client): use mcpToolClient');
   return toolClient(contracts, {
     send: (params, options) => client.callTool(params, undefined, options as never),
     list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),

@@ -248,6 +248,9 @@ describe('mcpToolClient types', () => {
     const v1 = mcpToolClientV1(new ClientV1({ name: 't', version: '1' }), contracts);
     expectTypeOf(v2.call).parameter(2).toEqualTypeOf<Parameters<ClientV2['callTool']>[1]>();
     expectTypeOf(v1.call).parameter(2).toEqualTypeOf<Parameters<ClientV1['callTool']>[2]>();
+    // SDK v2's Client where v1's belongs would lose the options: refused by its type and at run time.
+    // @ts-expect-error: an SDK v2 Client
+    expect(() => mcpToolClientV1(new ClientV2({ name: 't', version: '1' }), contracts)).toThrow('mcpToolClientV1 takes an MCP SDK v1 Client, and this is an SDK v2 Client (@modelcontextprotocol/client): use mcpToolClient');
     expectTypeOf(v2.call).parameter(0).toEqualTypeOf<'create_entities' | 'echo' | 'get-env' | 'get-structured-content' | 'get-sum' | 'read_graph' | 'search_nodes'>();
   });
 });
