@@ -299,3 +299,18 @@ describe('typed calls to tools the runtime serves, in process', () => {
     expect(pages).toEqual([undefined, undefined]);
   });
 });
+
+describe('results that carry no output', () => {
+  /** A client whose server lists math.add with an output schema and answers every call with `answer`. */
+  const answering = (answer: unknown) => mcpToolClient({ listTools: async () => ({ tools: [{ name: 'math.add', outputSchema: { type: 'object' } }] }), callTool: async () => answer }, { mathAdd });
+
+  it('a tool listed with an output schema must answer structuredContent; an answer that is no result is refused', async () => {
+    expect(await answering({ content: [{ type: 'text', text: '{"total":2}' }] }).call('math.add', { left: 1, right: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_output', message: 'the server lists an output schema for "math.add", but its result carries no structuredContent' },
+      received: { content: [{ type: 'text', text: '{"total":2}' }] },
+    });
+    expect(await answering(null).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: 'the server answered the call to "math.add" with no tools/call result: null' } });
+    expect(await answering({ content: [], structuredContent: { total: 2 } }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+  });
+});
