@@ -32,7 +32,9 @@ function node22(): string {
 }
 
 function runSuite(url: string, ...args: string[]) {
-  const run = spawnSync(node22(), [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...args], { encoding: 'utf8', timeout: processTimeout });
+  const run = spawnSync(node22(), [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...args], { encoding: 'utf8', timeout: processTimeout, maxBuffer: 256 * 1024 * 1024 });
+  // A suite that could not start, or that was stopped, says why instead of failing on missing output.
+  if (run.error !== undefined || run.stdout === null) throw new Error(`the conformance suite did not run to its end: ${String(run.error ?? `signal ${String(run.signal)}`)}\n${run.stderr ?? ''}`);
   const summary = run.stdout.slice(run.stdout.lastIndexOf('=== SUMMARY ==='));
   return { status: run.status, stdout: run.stdout, summary };
 }
