@@ -125,8 +125,16 @@ function absenceNote(value: Record<string, unknown>, name: string): string {
   return "";
 }
 
+/**
+ * The last string counted, and its count. A string whose UTF-16 length cannot decide its bounds is
+ * counted by the check, then by the issue pass and for its message: only the first time costs.
+ * It keeps that one string until the next is counted.
+ */
+const lastCounted: { text: string | undefined; count: number } = { text: undefined, count: 0 };
+
 /** JSON Schema counts string length in code points; a lone surrogate counts as one. */
 function codePointLength(text: string): number {
+  if (text === lastCounted.text) return lastCounted.count;
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -136,6 +144,8 @@ function codePointLength(text: string): number {
     }
     count++;
   }
+  lastCounted.text = text;
+  lastCounted.count = count;
   return count;
 }
 
