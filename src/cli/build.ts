@@ -8,6 +8,7 @@ import { type CompiledSource, assembleBuild } from '../compiler.js';
 import { BuildCache, removeBuildCache } from '../output/build-cache.js';
 import { compileSourcesInParallel, contractsPerThread } from '../parallel/compile-in-parallel.js';
 import { version } from '../version.js';
+import { supportFingerprint } from '../codegen/helpers.js';
 import { assertOutputFolder, writeOutput } from '../output/write.js';
 import type { CliCommand } from './command.js';
 import { checkAndBuildOptions, inputsOf, settingsOf, withOptions } from './options.js';
@@ -57,7 +58,7 @@ export async function runBuild(inputs: readonly string[], options: BuildCommandO
   const compileOptions = { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets };
   // Targets change only diagnostics, which the cache keeps per contract: they are part of the key.
   const flags = JSON.stringify([options.emit, options.exactNumbers, options.targets]);
-  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${flags}`, options.emit);
+  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${supportFingerprint()} ${flags}`, options.emit);
   if (cache === undefined) removeBuildCache(options.out);
   const keys = sources.map((source) => cache?.keyOf(source, flags));
   const cached = keys.map((key, i) => (key === undefined ? undefined : cache?.hit(key, sources[i]!.file)));

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
@@ -45,6 +46,25 @@ export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'j
   const code = language === 'ts' ? stripped : stripped.replace(/^(?: {4})+/gm, (indent) => '  '.repeat(indent.length / 4));
   texts.set(key, code);
   return code;
+}
+
+/**
+ * What the helpers a build copies are made of: a hash of every support file, source and compiled,
+ * of the installed runtime. A build cache keyed on it is not trusted across a runtime whose helpers
+ * changed, even where the compiler's own version did not.
+ */
+export function supportFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const folder of [supportFolder, compiledFolder]) {
+    let files: string[];
+    try {
+      files = readdirSync(folder).sort();
+    } catch {
+      files = [];
+    }
+    for (const file of files) hash.update(`${file}\0${readSupport(folder, file) ?? ''}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 function readSupport(folder: URL, file: string): string | undefined {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBuild } from '../../src/cli/build.js';
+import { supportFingerprint } from '../../src/codegen/helpers.js';
 
 /**
  * Incremental builds give the bytes a clean build gives: random sequences of edits to contracts,
@@ -260,5 +261,15 @@ describe('tampered cache entries', () => {
     expect(await build(out, true, true)).toEqual(await build(join(dir, 'clean-strict'), true, false));
     expect(await build(out, false, true)).toEqual(await build(join(dir, 'clean'), false, false));
     expect(snapshot(out)).toEqual(snapshot(join(dir, 'clean')));
+  });
+});
+
+describe('the cache key', () => {
+  it("names the runtime's support code: a cache written beside other helpers is not trusted", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'jtc-cache-key-')), 'out');
+    await runBuild(['fixtures/valid'], { ...options, out, exactNumbers: false, cache: true }, quiet);
+    const { generator } = JSON.parse(readFileSync(join(out, '.jtc-cache', 'entries.json'), 'utf8')) as { generator: string };
+    expect(supportFingerprint()).toMatch(/^[0-9a-f]{16}$/);
+    expect(generator.split(' ')).toContain(supportFingerprint());
   });
 });
