@@ -15,7 +15,10 @@ export interface NotesSearchInput {
    * @maxLength 200
    */
   query: string;
-  /** @maxItems 10 */
+  /**
+   * @maxItems 10
+   * @items.maxLength 32
+   */
   tags?: string[];
   /** @default "relevance" */
   sort?: "relevance" | "newest" | "oldest";

@@ -73,5 +73,5 @@ function typeOf(node: SchemaNode, scope: TypeScope, indent: string): Union {
 
 /** JSDoc lines: title, description, the annotations, and the constraints types cannot say. */
 function docLines(node: SchemaNode): string[] {
-  return documentingFamilies.flatMap((family) => family.docLines?.(node) ?? []);
+  return documentingFamilies.flatMap((family) => family.docLines?.(node, docLines) ?? []);
 }

@@ -146,21 +146,25 @@ class SchemaReader {
         .trim();
     }
     Object.assign(result, schema);
-    const examples: Value[] = [];
+    const examples = new Map<Record<string, Value>, Value[]>();
     for (const tag of docs.flatMap((doc) => doc.getTags())) {
-      const name = tag.getTagName();
-      const value = (tag.getCommentText() ?? '').trim();
+      const comment = (tag.getCommentText() ?? '').trim();
+      // `@items.maxLength 40` (the generated types' tags for an array's items): TypeScript reads a tag `items`.
+      const itemTag = tag.getTagName() === 'items' ? /^\.((?:items\.)*)(\w+)(?:\s+([\s\S]*))?$/.exec(comment) : null;
+      const target = itemTag === null ? result : itemSchemaAt(result, itemTag[1]!.split('.').length);
+      const name = itemTag === null ? tag.getTagName() : itemTag[2]!;
+      const value = itemTag === null ? comment : (itemTag[3] ?? '').trim();
       if (name === 'integer') {
-        if (result['type'] === 'number') result['type'] = 'integer';
+        if (target['type'] === 'number') target['type'] = 'integer';
       } else if (countTags.has(name) || numberTags.has(name)) {
-        result[name] = new Lexeme(value);
+        target[name] = new Lexeme(value);
       } else if (name === 'default') {
-        result['default'] = jsonValue(value, tag.getText());
+        target['default'] = jsonValue(value, tag.getText());
       } else if (name === 'example') {
-        examples.push(jsonValue(value, tag.getText()));
+        examples.set(target, [...(examples.get(target) ?? []), jsonValue(value, tag.getText())]);
       }
     }
-    if (examples.length > 0) result['examples'] = examples;
+    for (const [target, values] of examples) target['examples'] = values;
     return result;
   }
 
@@ -236,6 +240,17 @@ class SchemaReader {
     }
     throw new UnsupportedType(`${node.getText().slice(0, 60)}: no exact schema in the subset`);
   }
+}
+
+/** The item schema `depth` arrays down (`items`, `items.items`, …), made where the type said nothing of it (`JsonValue[]`). */
+function itemSchemaAt(schema: Record<string, Value>, depth: number): Record<string, Value> {
+  let current = schema;
+  for (let level = 0; level < depth; level++) {
+    const items = current['items'];
+    if (typeof items !== 'object' || items === null || Array.isArray(items) || items instanceof Lexeme) current = current['items'] = Object.create(null) as Record<string, Value>;
+    else current = items as Record<string, Value>;
+  }
+  return current;
 }
 
 function literalValue(tsMorph: TsMorph, node: import('ts-morph').LiteralTypeNode): Value {

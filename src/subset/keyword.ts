@@ -90,8 +90,8 @@ export interface KeywordFamily {
   shapeKey?(node: SchemaNode, childKey: (schema: SchemaNode) => string): string;
   /** Legal but almost certainly unmeant uses on one schema (its children are visited apart). */
   warn?(node: SchemaNode, scope: WarnScope): void;
-  /** JSDoc lines for what it says of a value (annotations, and constraints a type cannot say). */
-  docLines?(node: SchemaNode): readonly string[];
+  /** JSDoc lines for what it says of a value (annotations, and constraints a type cannot say); `childLines` gives a sub-schema's. */
+  docLines?(node: SchemaNode, childLines: (schema: SchemaNode) => readonly string[]): readonly string[];
   /** The changes its keywords make between two versions of a schema; `unrelated` when nothing else compares (another type). */
   compare?(before: SchemaNode, after: SchemaNode, scope: CompareScope): 'unrelated' | undefined;
   /** The child schemas its keywords hold. */

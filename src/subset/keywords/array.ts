@@ -89,7 +89,7 @@ export const arrayRules: TypedRuleFamily<'array'> = {
     const itemSchema = itemsOf(node);
     return `${itemSchema === undefined ? '' : childKey(itemSchema)}~${bounds.shapeKey(node)}`;
   },
-  docLines: bounds.docLines,
+  docLines: (node, childLines) => [...bounds.docLines(node), ...itemTags(node, childLines)],
   warn: bounds.warn,
   compare(before, after, scope) {
     bounds.compare(before, after, scope);
@@ -104,3 +104,16 @@ export const arrayRules: TypedRuleFamily<'array'> = {
     return itemSchema === undefined ? [] : [itemSchema];
   },
 };
+
+/**
+ * The tags of an array's item schema, as tags of the array (`@items.maxLength 40`, `@items.items.minimum 0`):
+ * its type is `T[]`, and TypeScript keeps no JSDoc on `T`, so what only the items say would be lost to
+ * a reader and to `jtc import --from ts`. The items' free text stays with the contract.
+ */
+function itemTags(node: SchemaNode, childLines: (schema: SchemaNode) => readonly string[]): string[] {
+  const itemSchema = itemsOf(node);
+  if (itemSchema === undefined) return [];
+  return childLines(itemSchema)
+    .filter((line) => line.startsWith('@'))
+    .map((line) => `@items.${line.slice(1)}`);
+}
