@@ -3,6 +3,7 @@ import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../envelope
 import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes, type ToolErrorCode } from '../errors.js';
 import type { ContractSet } from '../handler-map.js';
 import { parseJson } from '../json.js';
+import { jsonEqual } from '../support/json-equal.default.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { portableName } from '../targets/tool-names.js';
 import { outputAsDoubles } from './results.js';
@@ -68,10 +69,15 @@ interface CallParams {
   arguments: Record<string, unknown>;
 }
 
-/** What `mcpToolClient` uses of MCP SDK v2's `Client` (`@modelcontextprotocol/client`). */
+/**
+ * What `mcpToolClient` uses of MCP SDK v2's `Client` (`@modelcontextprotocol/client`). SDK v1's
+ * Client would fit the same calls and take the options as its result schema (its second
+ * parameter): it is told apart by what only v1 has.
+ */
 export interface McpClientV2 {
   callTool(params: CallParams, options?: never): Promise<unknown>;
   listTools(params?: { cursor: string }): Promise<ToolPage>;
+  readonly cacheToolMetadata?: never;
 }
 
 /**
@@ -90,6 +96,7 @@ type V1Options<C> = C extends { callTool(params: never, resultSchema: never, opt
 
 /** Typed calls over an MCP SDK v2 `Client`, connected or not yet. */
 export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs): McpToolClient<Cs, V2Options<C>> {
+  if (typeof (client as { cacheToolMetadata?: unknown }).cacheToolMetadata === 'function') throw new TypeError('mcpToolClient takes an MCP SDK v2 Client, and this is an SDK v1 Client (@modelcontextprotocol/sdk): use mcpToolClientV1');
   return toolClient(contracts, {
     send: (params, options) => client.callTool(params, options as never),
     list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
@@ -117,7 +124,11 @@ type Failure = Extract<McpToolCallResult<never>, { ok: false }>;
 const maxPages = 1_000;
 
 function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire): McpToolClient<Cs, Options> {
-  const byName = new Map<string, AnyContract>(Object.values(contracts).map((contract) => [contract.name, contract]));
+  const byName = new Map<string, AnyContract>();
+  for (const [key, contract] of Object.entries(contracts as Record<string, unknown>)) {
+    if (!isContract(contract)) throw new TypeError(`the contract set's "${key}" is not a generated contract (the \`contracts\` record of a generated index is one)`);
+    byName.set(contract.name, contract);
+  }
   // Listed once, and again when a call names a tool the last listing did not have (the server's tools changed).
   let listing: Promise<ReadonlyMap<string, ListedTool>> | undefined;
   const listed = (fresh: boolean): Promise<ReadonlyMap<string, ListedTool>> => {
@@ -134,41 +145,56 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
 
   return {
     async call(name, args, options) {
-      const contract = typeof name === 'string' ? byName.get(name) : undefined;
-      if (contract === undefined) return failure('unknown_tool', `no contract for a tool named ${JSON.stringify(String(name))} in this set; it has: ${describeNames([...byName.keys()].sort())}`);
-      const sent = checkedArguments(contract, args);
-      if (sent instanceof ToolError) return { ok: false, error: sent };
-      // Read again after each await: the signal may abort while the call waits.
-      const aborted = (): boolean => signalOf(options)?.aborted === true;
-      if (aborted()) return failure('cancelled', `the call to "${contract.name}" was cancelled before it was sent`);
-
-      let tools: ReadonlyMap<string, ListedTool>;
-      let tool: ListedTool | undefined;
       try {
-        tools = await listed(false);
-        tool = serverTool(tools, contract.name);
-        if (tool === undefined) {
-          tools = await listed(true);
-          tool = serverTool(tools, contract.name);
-        }
+        return await callChecked(name, args, options);
       } catch (error) {
-        return failure(aborted() ? 'cancelled' : 'handler_failed', `listing the server's tools for "${contract.name}" failed: ${describeThrown(error)}`);
+        // What the caller passed may throw when read (a getter on the options): a result, never a rejection.
+        return failure('handler_failed', `the call could not be made: ${describeThrown(error)}`) as McpToolCallResult<never>;
       }
-      if (tool === undefined) {
-        const portable = portableName(contract.name);
-        const names = portable === contract.name ? `"${contract.name}"` : `"${contract.name}" (nor "${portable}")`;
-        return failure('unknown_tool', `the server lists no tool ${names}; it lists: ${describeNames([...tools.keys()].sort())}`);
-      }
-
-      let received: unknown;
-      try {
-        received = await wire.send({ name: tool.name, arguments: sent }, options);
-      } catch (error) {
-        return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
-      }
-      return readResult(contract, tool, received) as McpToolCallResult<never>;
     },
   };
+
+  async function callChecked(name: unknown, args: unknown, options: unknown): Promise<McpToolCallResult<never>> {
+    const contract = typeof name === 'string' ? byName.get(name) : undefined;
+    if (contract === undefined) return failure('unknown_tool', `no contract for a tool named ${JSON.stringify(String(name))} in this set; it has: ${describeNames([...byName.keys()].sort())}`);
+    const sent = checkedArguments(contract, args);
+    if (sent instanceof ToolError) return { ok: false, error: sent };
+    // Read again after each await: the signal may abort while the call waits.
+    const aborted = (): boolean => signalOf(options)?.aborted === true;
+    if (aborted()) return failure('cancelled', `the call to "${contract.name}" was cancelled before it was sent`);
+
+    let tools: ReadonlyMap<string, ListedTool>;
+    let tool: ListedTool | undefined;
+    try {
+      tools = await listed(false);
+      tool = serverTool(tools, contract.name);
+      if (tool === undefined) {
+        tools = await listed(true);
+        tool = serverTool(tools, contract.name);
+      }
+    } catch (error) {
+      return failure(aborted() ? 'cancelled' : 'handler_failed', `listing the server's tools for "${contract.name}" failed: ${describeThrown(error)}`);
+    }
+    if (tool === undefined) {
+      const portable = portableName(contract.name);
+      const names = portable === contract.name ? `"${contract.name}"` : `"${contract.name}" (nor "${portable}")`;
+      return failure('unknown_tool', `the server lists no tool ${names}; it lists: ${describeNames([...tools.keys()].sort())}`);
+    }
+
+    let received: unknown;
+    try {
+      received = await wire.send({ name: tool.name, arguments: sent }, options);
+    } catch (error) {
+      return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
+    }
+    return readResult(contract, tool, received) as McpToolCallResult<never>;
+  }
+}
+
+function isContract(value: unknown): value is AnyContract {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<AnyContract>;
+  return typeof candidate.name === 'string' && typeof candidate.input?.validate === 'function' && typeof candidate.output?.validate === 'function';
 }
 
 function failure(code: ToolErrorCode, message: string, received?: McpReceivedResult): Failure {
@@ -220,7 +246,7 @@ function readResult(contract: AnyContract, tool: ListedTool, received: unknown):
 
   let output: unknown;
   if (result.structuredContent !== undefined) {
-    output = result.structuredContent;
+    output = exactTwin(contract, text, result.structuredContent) ?? result.structuredContent;
   } else if (tool.outputSchema !== undefined) {
     return failure('invalid_output', `the server lists an output schema for "${name}", but its result carries no structuredContent`, result);
   } else if (text === undefined) {
@@ -232,8 +258,27 @@ function readResult(contract: AnyContract, tool: ListedTool, received: unknown):
       return failure('invalid_output', `the result of "${name}" carries no structuredContent, and its text is not JSON (the tool is listed without an output schema, so its output is read from its text): ${describeThrown(error)}`, result);
     }
   }
-  const checked = contract.output.validate(output);
+  // Held to the envelope as the runtime holds outputs: a copy of plain JSON data, read once.
+  const copy = copyEnvelope(output, defaultEnvelopeLimits, contract.exactNumbers);
+  if (copy === undefined) return failure('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(output, defaultEnvelopeLimits, contract.exactNumbers)}`, result);
+  const checked = contract.output.validate(copy);
   return checked.ok ? { ok: true, output: checked.value, received: result } : { ok: false, error: outputMismatch(name, checked.issues), received: result };
+}
+
+/**
+ * For an exact-mode contract, the output with every digit: a server of the runtime sends the exact
+ * JSON as its text and the nearest doubles as `structuredContent`. The text is taken when it is
+ * that same value read exactly; otherwise undefined, and `structuredContent` stands.
+ */
+function exactTwin(contract: AnyContract, text: string | undefined, structured: unknown): unknown {
+  if (!contract.exactNumbers || text === undefined) return undefined;
+  let exact: unknown;
+  try {
+    exact = parseJson(text, { exactNumbers: true });
+  } catch {
+    return undefined;
+  }
+  return jsonEqual(outputAsDoubles(exact).value, structured) ? exact : undefined;
 }
 
 /**

@@ -251,6 +251,9 @@ describe('mcpToolClient types', () => {
     // SDK v2's Client where v1's belongs would lose the options: refused by its type and at run time.
     // @ts-expect-error: an SDK v2 Client
     expect(() => mcpToolClientV1(new ClientV2({ name: 't', version: '1' }), contracts)).toThrow('mcpToolClientV1 takes an MCP SDK v1 Client, and this is an SDK v2 Client (@modelcontextprotocol/client): use mcpToolClient');
+    // And the other way round: v1's Client takes the options as its result schema.
+    // @ts-expect-error: an SDK v1 Client
+    expect(() => mcpToolClient(new ClientV1({ name: 't', version: '1' }), contracts)).toThrow('mcpToolClient takes an MCP SDK v2 Client, and this is an SDK v1 Client (@modelcontextprotocol/sdk): use mcpToolClientV1');
     expectTypeOf(v2.call).parameter(0).toEqualTypeOf<'create_entities' | 'echo' | 'get-env' | 'get-structured-content' | 'get-sum' | 'read_graph' | 'search_nodes'>();
   });
 });
@@ -312,5 +315,51 @@ describe('results that carry no output', () => {
     });
     expect(await answering(null).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: 'the server answered the call to "math.add" with no tools/call result: null' } });
     expect(await answering({ content: [], structuredContent: { total: 2 } }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+  });
+});
+
+describe('what the caller and the server hand over, held as the runtime holds it', () => {
+  const answering = (answer: unknown) => mcpToolClient({ listTools: async () => ({ tools: [{ name: 'math.add', outputSchema: { type: 'object' } }] }), callTool: async () => answer }, { mathAdd });
+
+  it('an exact-mode output keeps every digit from the text a runtime server sends beside its doubles', async () => {
+    const exact = compileContracts([{ file: 'ledger.big.contract.json', text: JSON.stringify({ name: 'ledger.big', description: 'A big id.', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'integer', minimum: 9007199254740993 } }, required: ['n'], additionalProperties: false } }) }], {
+      exactNumbers: true,
+      emit: 'js',
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-mcp-client-exact-'));
+    scratch.push(dir);
+    for (const file of exact.files) writeFileSync(join(dir, file.path), file.text);
+    const set = ((await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { contracts: ContractSet }).contracts;
+    const runtime = new CapabilityRuntime();
+    runtime.registerAll(set as never, { ledgerBig: () => ({ n: 9007199254740993n }) } as never);
+    const mcp = mcpToolHandlers(runtime);
+    // Over the wire: JSON text both ways.
+    const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+    const tools = mcpToolClient({ listTools: async () => wire(mcp.listTools()), callTool: async (params: { name: string; arguments: Record<string, unknown> }) => wire(await mcp.callTool(params)) }, set);
+    const result = await tools.call('ledger.big' as never, {} as never);
+    expect(result).toMatchObject({ ok: true, output: { n: 9007199254740993n } });
+  });
+
+  it('never rejects for what the caller passes; a set that holds anything but contracts is refused at once', async () => {
+    const options = {
+      get signal(): AbortSignal {
+        throw new Error('no signal here');
+      },
+    };
+    expect(await answering({ content: [], structuredContent: { total: 2 } }).call('math.add', { left: 1, right: 1 }, options as never)).toMatchObject({ ok: false, error: { code: 'handler_failed', message: 'the call could not be made: no signal here' } });
+    expect(() => mcpToolClient({ listTools: async () => ({ tools: [] }), callTool: async () => ({}) }, { mathAdd, contracts: { mathAdd } } as never)).toThrow('the contract set\'s "contracts" is not a generated contract');
+  });
+
+  it('holds a received output to the envelope: null is no output, and a getter is never run', async () => {
+    expect(await answering({ content: [], structuredContent: null }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: expect.stringContaining('output of "math.add" is not a plain JSON object or array') } });
+    let reads = 0;
+    const sneaky = {
+      get total(): number {
+        reads++;
+        return 2;
+      },
+    };
+    expect(await answering({ content: [], structuredContent: sneaky }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+    expect(reads).toBe(0);
   });
 });
