@@ -101,7 +101,10 @@ async function toolsOf(options: ImportCommandOptions): Promise<{ readonly tools:
 /** The committed contracts of a --check folder, read as jtc diff reads a version. */
 function committedContracts(dir: string): SourceText[] {
   if (!withIoErrors(dir, () => statSync(dir)).isDirectory()) throw new UsageError(`--check ${dir}: not a folder; name the folder of the committed contracts`);
-  return readContractSources(discoverContracts([dir])).map((source) => ({ file: source.file, text: source.bytes }));
+  const committed = readContractSources(discoverContracts([dir])).map((source) => ({ file: source.file, text: source.bytes }));
+  // Every server tool would be "new" and the check would pass: a wrong folder must not look like no drift.
+  if (committed.length === 0) throw new UsageError(`--check ${dir}: no *.contract.json in this folder; name the folder of the committed contracts`);
+  return committed;
 }
 
 const driftLabels: Record<DriftStatus, string> = {

@@ -150,5 +150,7 @@ describe('jtc import --check', () => {
     expect(jtc(['import', 'fixtures/import/server-memory/tools.json', '--check', dir, '-o', dir])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^jtc: import: name where the contracts go: -o <dir> to write them, or --check <dir>/) });
     expect(jtc(['import', 'fixtures/import/server-memory/tools.json'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^jtc: import: name where the contracts go/) });
     expect(jtc(['import', 'fixtures/import/server-memory/tools.json', '--check', 'fixtures/import/servers.json'])).toMatchObject({ code: 2, stderr: 'jtc: --check fixtures/import/servers.json: not a folder; name the folder of the committed contracts\n' });
+    // A folder with no contracts would report every tool new and pass: a mistyped path is an error.
+    expect(jtc(['import', 'fixtures/import/server-memory/tools.json', '--check', 'fixtures/import/sources'])).toMatchObject({ code: 2, stderr: 'jtc: --check fixtures/import/sources: no *.contract.json in this folder; name the folder of the committed contracts\n' });
   });
 });
