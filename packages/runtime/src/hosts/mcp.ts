@@ -10,7 +10,7 @@ import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutput
  * the MCP SDK, so it works with SDK v1 and v2 and any transport:
  *
  *   const mcp = mcpToolHandlers(runtime);
- *   server.setRequestHandler(ListToolsRequestSchema, () => mcp.listTools());
+ *   server.setRequestHandler(ListToolsRequestSchema, (request, extra) => mcp.listTools(request.params, extra));
  *   server.setRequestHandler(CallToolRequestSchema, (request, extra) => mcp.callTool(request.params, extra));
  */
 
@@ -176,12 +176,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
       return { ...listWire(protocol), tools: current(protocol).tools.map((tool) => ({ ...tool })) };
     },
     callTool: async (params, extra) => {
-      let protocol: McpProtocolVersion;
-      try {
-        protocol = revisionOf(params, extra);
-      } catch (error) {
-        return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
-      }
+      const protocol = revisionOf(params, extra);
       return { ...wire(protocol), ...(await callTool(params, extra, protocol)) };
     },
   };
@@ -215,9 +210,14 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
  * 2026-07-28's rules, the nearest we implement. Anything else is 2025-11-25.
  */
 function negotiatedRevision(params: unknown, extra: unknown): McpProtocolVersion {
-  const lifted = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined;
-  const meta = isObject(params) ? params['_meta'] : undefined;
-  const named = [lifted, meta].map((envelope) => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined)).find((version) => typeof version === 'string');
+  let named: unknown;
+  try {
+    const lifted = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined;
+    const meta = isObject(params) ? params['_meta'] : undefined;
+    named = [lifted, meta].map((envelope) => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined)).find((version) => typeof version === 'string');
+  } catch {
+    // Parameters that throw when read (a hostile proxy) name no revision.
+  }
   return typeof named === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(named) && named >= '2026-07-28' ? '2026-07-28' : '2025-11-25';
 }
 

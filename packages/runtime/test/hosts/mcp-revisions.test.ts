@@ -42,6 +42,16 @@ describe('MCP results follow the revision the request was negotiated at, by hand
     }
   });
 
+  it('parameters that throw when read name no revision', async () => {
+    const hostile = {
+      get _meta(): never {
+        throw new Error('no');
+      },
+    };
+    expect(Object.keys(mcp.listTools(hostile))).toEqual(['tools']);
+    expect(await mcp.callTool(hostile as never)).toMatchObject({ isError: true, content: [{ text: 'invalid_params: tools/call needs a tool name' }] });
+  });
+
   it('a later revision than 2026-07-28 follows its rules; protocolVersion overrides what requests say', async () => {
     expect(mcp.listTools({ _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-03-01' } })).toMatchObject({ resultType: 'complete', ttlMs: 60_000 });
     const fixed = mcpToolHandlers(served(), { protocolVersion: '2025-11-25' });

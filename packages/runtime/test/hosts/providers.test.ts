@@ -166,8 +166,8 @@ describe('exact-mode numbers through the providers', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("parses exact-mode arguments within the runtime's own envelope limits, as callJson does: hostile text stops at the limit", async () => {
-    const anything = compileContract(JSON.stringify({ name: 'tree.store', description: 'Stores a tree.', input: { type: 'object' }, output: { type: 'object' } }), 'tree.store.contract.json', { exactNumbers: true });
+  it.each([true, false])("reads arguments within the runtime's own envelope limits, as callJson does (exact numbers: %s): hostile text stops at the limit", async (exactNumbers) => {
+    const anything = compileContract(JSON.stringify({ name: 'tree.store', description: 'Stores a tree.', input: { type: 'object' }, output: { type: 'object' } }), 'tree.store.contract.json', { exactNumbers });
     const rt = new CapabilityRuntime({ envelope: { maxDepth: 40, maxNodes: 1000 } });
     rt.registerValidatedJsonTool(ToolPolicy.json('tree.store'), ToolMetadata.of('Stores.'), anything as never, () => ({ stored: true }));
     const tools = openAiChatTools(rt, { strict: false });
