@@ -40,6 +40,8 @@ describe('keyword values', () => {
     const [diagnostic] = check('{"type": ["object"]}').diagnostics;
     expect(diagnostic).toMatchObject({ code: 'JTC110', message: '"type" is an array of one type (object); the subset takes the type itself, as a string', hint: 'write "type": "object"' });
     expect(check('{"type": ["string", "null"]}').diagnostics[0]!.message).toBe('"type" lists several types (string, null); the subset takes exactly one');
+    expect(check('{"type": ["strin"]}').diagnostics[0]).toMatchObject({ message: '"type" is an array of one value (strin), which is not a type', hint: 'write one of null, boolean, number, integer, string, array, object as a string' });
+    expect(check('{"type": []}').diagnostics[0]).toMatchObject({ code: 'JTC110', message: '"type" is an empty array; the subset takes exactly one type' });
   });
 
   it.each(['{"minLength": 2.0}', '{"maxItems": 0}', '{"minimum": -0}', '{"maximum": 1e-400}', '{"default": {"any": [1]}, "examples": []}', '{"properties": {"$ref": {"type": "string"}}}'])('accepts %s', (schema) => {

@@ -12,8 +12,10 @@ const type: KeywordDefinition<TypeName> = {
   read(node, context) {
     if (node.kind === 'array') {
       const listed = node.items.map((item) => (item.kind === 'string' ? item.value : item.kind));
-      const only = node.items.length === 1 && node.items[0]!.kind === 'string' ? node.items[0]!.value : undefined;
+      const only = node.items.length === 1 && node.items[0]!.kind === 'string' && (typeNames as readonly string[]).includes(node.items[0]!.value) ? node.items[0]!.value : undefined;
       if (only !== undefined) return reportAt(context, 'JTC110', node, `"type" is an array of one type (${only}); the subset takes the type itself, as a string`, `write "type": ${JSON.stringify(only)}`);
+      if (listed.length === 1) return reportAt(context, 'JTC110', node, `"type" is an array of one value (${listed[0]}), which is not a type`, `write one of ${typeNames.join(', ')} as a string`);
+      if (listed.length === 0) return reportAt(context, 'JTC110', node, '"type" is an empty array; the subset takes exactly one type', `write one of ${typeNames.join(', ')} as a string`);
       return reportAt(context, 'JTC110', node, `"type" lists several types (${listed.join(', ')}); the subset takes exactly one`, 'use one type; for an optional value leave the property out of "required" instead of allowing null');
     }
     if (node.kind === 'string' && (typeNames as readonly string[]).includes(node.value)) return node.value as TypeName;
