@@ -64,8 +64,14 @@ export function supportFingerprint(): string {
     }
     for (const file of files) hash.update(`${file}\0${readSupport(folder, file) ?? ''}\0`);
   }
-  return hash.digest('hex').slice(0, 16);
+  const digest = hash.digest('hex').slice(0, 16);
+  // A long-lived process (--watch) reads the helpers again once they changed under it.
+  if (digest !== lastFingerprint) texts.clear();
+  lastFingerprint = digest;
+  return digest;
 }
+
+let lastFingerprint: string | undefined;
 
 function readSupport(folder: URL, file: string): string | undefined {
   try {

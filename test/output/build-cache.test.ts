@@ -265,7 +265,7 @@ describe('tampered cache entries', () => {
 });
 
 describe('the cache key', () => {
-  it("names the runtime's support code: a cache written beside other helpers is not trusted", async () => {
+  it("names the runtime's support code beside the version, so a cache written beside other helpers is another generator's", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'jtc-cache-key-')), 'out');
     await runBuild(['fixtures/valid'], { ...options, out, exactNumbers: false, cache: true }, quiet);
     const { generator } = JSON.parse(readFileSync(join(out, '.jtc-cache', 'entries.json'), 'utf8')) as { generator: string };
