@@ -322,7 +322,7 @@ describe('what the caller and the server hand over, held as the runtime holds it
   const answering = (answer: unknown) => mcpToolClient({ listTools: async () => ({ tools: [{ name: 'math.add', outputSchema: { type: 'object' } }] }), callTool: async () => answer }, { mathAdd });
 
   it('an exact-mode output keeps every digit from the text a runtime server sends beside its doubles', async () => {
-    const exact = compileContracts([{ file: 'ledger.big.contract.json', text: JSON.stringify({ name: 'ledger.big', description: 'A big id.', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'integer', minimum: 9007199254740993 } }, required: ['n'], additionalProperties: false } }) }], {
+    const exact = compileContracts([{ file: 'ledger.big.contract.json', text: '{"name":"ledger.big","description":"A big id.","input":{"type":"object"},"output":{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}},"required":["n"],"additionalProperties":false}}' }], {
       exactNumbers: true,
       emit: 'js',
     });
