@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { withIoErrors, UsageError } from '../diagnostics/usage-error.js';
+import { randomTempName } from '../output/temp-files.js';
+import { writeAllOrNothing } from '../output/write.js';
 
 export interface ContractFile {
   /** The file name in the output folder. */
@@ -11,8 +12,8 @@ export interface ContractFile {
 
 /**
  * Writes imported contracts all or nothing: each to a temporary file created exclusively under an
- * unpredictable name, then every one renamed into place, so a failure part-way (a full disk, a
- * permission) leaves the folder as it was and each file the old or the new complete one. Files the
+ * unpredictable name, then every one renamed into place (`writeAllOrNothing`), so a failure part-way
+ * (a full disk, a permission) leaves the folder as it was and each file the old or the new complete one. Files the
  * import does not produce are never touched; a contract whose text is already there is not rewritten.
  * (`output/write.ts` owns folders of generated modules, marked by their header, which a contract
  * file cannot carry; this is the same discipline for a folder of sources.)
@@ -27,14 +28,7 @@ export function writeContracts(outDir: string, files: readonly ContractFile[]): 
     if (!stat.isFile()) throw new UsageError(`${target}: is not a regular file where a contract belongs; move or remove it`);
     return withIoErrors(target, () => readFileSync(target, 'utf8')) !== file.text;
   });
-  const staged = pending.map((file) => ({ target: join(outDir, file.path), temp: join(outDir, `.jtc-${randomBytes(8).toString('hex')}.tmp`), text: file.text }));
-  try {
-    for (const file of staged) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text, { flag: 'wx' }));
-  } catch (error) {
-    for (const file of staged) rmSync(file.temp, { force: true });
-    throw error;
-  }
-  for (const file of staged) withIoErrors(file.target, () => renameSync(file.temp, file.target));
+  writeAllOrNothing(pending.map((file) => ({ target: join(outDir, file.path), temp: join(outDir, randomTempName()), text: file.text })));
   const written = new Set(pending.map((file) => file.path));
   return { written: [...written], unchanged: files.filter((file) => !written.has(file.path)).map((file) => file.path) };
 }

@@ -108,6 +108,28 @@ export interface WriteOptions {
   readonly afterWrite?: () => void;
 }
 
+/** A file to write through a temporary one: `text` goes to `temp`, then `temp` is renamed over `target`. */
+export interface StagedFile {
+  readonly target: string;
+  readonly temp: string;
+  readonly text: string;
+}
+
+/**
+ * Every file or none: each text to its temporary file first, created exclusively (a failure removes
+ * them all and leaves every target as it was), then each renamed into place, so a target is always
+ * its old or its new complete text.
+ */
+export function writeAllOrNothing(files: readonly StagedFile[]): void {
+  try {
+    for (const file of files) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text, { flag: 'wx' }));
+  } catch (error) {
+    for (const file of files) rmSync(file.temp, { force: true });
+    throw error;
+  }
+  for (const file of files) withIoErrors(file.target, () => renameSync(file.temp, file.target));
+}
+
 /** `unchanged`: files an incremental build knows to be up to date; they are neither read nor deleted. */
 function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: () => string, unchanged: readonly string[]): WriteResult {
   const drift = compareOutput(outDir, files, unchanged);
@@ -116,13 +138,7 @@ function writeLocked(outDir: string, files: readonly GeneratedFile[], tempName: 
     if (!isGenerated(join(outDir, path))) throw new UsageError(`${join(outDir, path)}: not a generated file (no "${generatedMarker}" header); refusing to overwrite it`);
   }
   const pending = files.filter((f) => changed.has(f.path)).map((f) => ({ ...f, target: join(outDir, f.path), temp: join(outDir, tempName()) }));
-  try {
-    for (const file of pending) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text, { flag: 'wx' }));
-  } catch (error) {
-    for (const file of pending) rmSync(file.temp, { force: true });
-    throw error;
-  }
-  for (const file of pending) withIoErrors(file.target, () => renameSync(file.temp, file.target));
+  writeAllOrNothing(pending);
   for (const path of drift.orphaned) withIoErrors(path, () => rmSync(join(outDir, path)));
   return {
     written: pending.map((f) => f.path),
