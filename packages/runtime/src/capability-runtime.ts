@@ -1,10 +1,10 @@
 import { copyContent, splitContent, type ContentBlock, type OutputWithContent } from './content.js';
 import type { ToolContract, ValidationIssue } from './contract.js';
-import { copyEnvelope, defaultEnvelopeLimits, parsedWithinLimits, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
+import { copyEnvelope, defaultEnvelopeLimits, readJsonText, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeThrown } from './support/describe-thrown.js';
 import { describeNames, inputMismatch, outputMismatch, RegistrationError, ToolError, toolErrorCodes, type ToolErrorCode } from './errors.js';
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
-import { copyJsonValue, parseJson, stringifyJson } from './json.js';
+import { copyJsonValue, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 
 export interface ToolRequest<I> {
@@ -249,15 +249,11 @@ export class CapabilityRuntime {
    */
   callJson(name: string, inputJson: string, callOptions?: CallOptions): CallResult<string> {
     const exactNumbers = (typeof name === 'string' && this.tools.get(name)?.contract.exactNumbers) || false;
-    const options = { exactNumbers, maxDepth: this.limits.maxDepth, maxNodes: this.limits.maxNodes };
     let input: unknown;
     try {
       // Never JSON.parse of a non-string: it would run the value's own toString.
       if (typeof inputJson !== 'string') throw new TypeError(`expected JSON text (a string), got ${inputJson === null ? 'null' : typeof inputJson}`);
-      // The default mode takes the native parser and checks its result; a result it rejects is
-      // parsed again by parseJson, whose error names the offending number or the limit.
-      input = exactNumbers ? parseJson(inputJson, options) : JSON.parse(inputJson);
-      if (!exactNumbers && !parsedWithinLimits(input, this.limits)) input = parseJson(inputJson, options);
+      input = readJsonText(inputJson, exactNumbers, this.limits);
     } catch (error) {
       return this.deny(this.openRecord(toolName(name)), new ToolError('invalid_json', `input for ${quoted(name)} is not valid JSON: ${describeThrown(error)}`));
     }

@@ -1,4 +1,4 @@
-import { isJsonNumber } from './json.js';
+import { isJsonNumber, parseJson } from './json.js';
 import { describeThrown } from './support/describe-thrown.js';
 
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
@@ -15,7 +15,7 @@ export const defaultEnvelopeLimits: EnvelopeLimits = { maxDepth: 256, maxNodes: 
  * For a value JSON.parse just built, which has plain data properties only: is it within the
  * limits, and did every number fit a double (JSON.parse turns 1e400 into Infinity)?
  */
-export function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boolean {
+function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boolean {
   const values: unknown[] = [root];
   const depths: number[] = [1];
   let nodes = 0;
@@ -34,6 +34,18 @@ export function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boole
     }
   }
   return true;
+}
+
+/**
+ * JSON text read within the limits: exact mode by `parseJson`; the default mode by the native
+ * parser, its result checked, and where that breaks a limit read again by `parseJson`, whose error
+ * names the offending number or the limit. Throws on text that is not JSON or breaks a limit.
+ */
+export function readJsonText(text: string, exactNumbers: boolean, limits: EnvelopeLimits): unknown {
+  const options = { exactNumbers, maxDepth: limits.maxDepth, maxNodes: limits.maxNodes };
+  if (exactNumbers) return parseJson(text, options);
+  const value: unknown = JSON.parse(text);
+  return parsedWithinLimits(value, limits) ? value : parseJson(text, options);
 }
 
 type Frame = { readonly enter: true; readonly value: unknown; readonly path: string; readonly depth: number } | { readonly enter: false; readonly container: object };

@@ -1,7 +1,7 @@
 import type { CallResult, CatalogEntry } from '../capability-runtime.js';
-import { parsedWithinLimits, type EnvelopeLimits } from '../envelope.js';
+import { readJsonText, type EnvelopeLimits } from '../envelope.js';
 import { shortened } from '../errors.js';
-import { isJsonNumber, parseJson, roundTripsThroughF64, stringifyJson } from '../json.js';
+import { isJsonNumber, roundTripsThroughF64, stringifyJson } from '../json.js';
 
 /**
  * How every host adapter words a call's result for a model: an output as JSON text (exact-mode
@@ -76,11 +76,7 @@ export function shownOutputSchema(entry: CatalogEntry): Record<string, unknown> 
 export function parseArguments(text: unknown, exactNumbers: boolean, limits: EnvelopeLimits): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string } {
   if (typeof text !== 'string') return { ok: true, value: text };
   try {
-    const options = { exactNumbers, maxDepth: limits.maxDepth, maxNodes: limits.maxNodes };
-    if (exactNumbers) return { ok: true, value: parseJson(text, options) };
-    // As callJson: the native parser, and where its result breaks a limit, parseJson names it.
-    const value: unknown = JSON.parse(text);
-    return { ok: true, value: parsedWithinLimits(value, limits) ? value : parseJson(text, options) };
+    return { ok: true, value: readJsonText(text, exactNumbers, limits) };
   } catch (error) {
     return { ok: false, text: shortened(`invalid_json: the tool arguments are not valid JSON: ${(error as Error).message}`, maxFailureTextLength) };
   }
