@@ -210,11 +210,11 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
  * 2026-07-28's rules, the nearest we implement. Anything else is 2025-11-25.
  */
 function negotiatedRevision(params: unknown, extra: unknown): McpProtocolVersion {
+  const namedIn = (envelope: unknown): unknown => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined);
   let named: unknown;
   try {
-    const lifted = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined;
-    const meta = isObject(params) ? params['_meta'] : undefined;
-    named = [lifted, meta].map((envelope) => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined)).find((version) => typeof version === 'string');
+    const lifted = namedIn(isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined);
+    named = typeof lifted === 'string' ? lifted : namedIn(isObject(params) ? params['_meta'] : undefined);
   } catch {
     // Parameters that throw when read (a hostile proxy) name no revision.
   }
