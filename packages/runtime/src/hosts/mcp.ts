@@ -1,5 +1,6 @@
 import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ContentBlock } from '../content.js';
+import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema } from './results.js';
 
@@ -306,17 +307,33 @@ function isSdkMcpServer<S extends SdkServer>(target: S | SdkMcpServer<S>): targe
  * On a low-level `Server`: our handlers, or an `McpToolError` when the server already answers
  * tools/list or tools/call (an `McpServer` with `registerTool` tools does), since setting ours
  * would silently replace them. On an `McpServer`: handlers that list its tools after ours and
- * send each call to whichever side has the tool; a name on both sides is an `McpToolError`.
- * The `McpServer`'s own handlers are read from the SDK's request-handler map (`_requestHandlers`,
+ * send each call to whichever side has the tool (one neither has is the runtime's `unknown_tool`
+ * answer); a name on both sides is an `McpToolError`. A server serves one runtime: a second is an
+ * `McpToolError` too. The `McpServer`'s own handlers are read from the SDK's request-handler map (`_requestHandlers`,
  * the same in v1 and v2), its tools from `_registeredTools`.
  */
 export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>, mcp: McpToolHandlers): ToolRequestHandlers<S> {
+  const handlers = sdkToolRequestHandlers(target, mcp);
+  servingRuntime.add(handlers.server);
+  return handlers;
+}
+
+/**
+ * The low-level servers a runtime's tools are served on (directly, or through their McpServer): a
+ * second runtime on the same server would list every tool twice and take the calls of the first.
+ */
+const servingRuntime = new WeakSet<object>();
+
+function sdkToolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>, mcp: McpToolHandlers): ToolRequestHandlers<S> {
+  if (servingRuntime.has(isSdkMcpServer(target) ? target.server : target)) {
+    throw new McpToolError("this server already serves a runtime's tools, and a second runtime on it would list every tool twice and take the first one's calls: register all the tools on one runtime, or serve the other runtime on a server of its own");
+  }
   if (!isSdkMcpServer(target)) {
     for (const method of ['tools/list', 'tools/call']) {
       try {
         target.assertCanSetRequestHandler(method);
       } catch {
-        throw new McpToolError(`this server already answers ${method} (an McpServer's registerTool tools do that), and serving the runtime's tools would replace them: pass the McpServer itself to serve both side by side`);
+        throw new McpToolError(`this server already answers ${method} and serving the runtime's tools would replace that handler: if it is an McpServer's (its registerTool tools), pass the McpServer itself to serve both side by side`);
       }
     }
     return { server: target, list: async (request, extra) => mcp.listTools(paramsOf(request), extra), call: (request, extra) => mcp.callTool(request.params, extra) };
@@ -347,7 +364,16 @@ export function toolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServe
       const { tools, ...wire } = mcp.listTools(paramsOf(request), extra);
       return { ...theirs, ...wire, tools: [...tools, ...theirs.tools] };
     },
-    call: (request, extra) => (ours().has(request.params?.name as string) ? mcp.callTool(request.params, extra) : (theirCall(request, extra) as Promise<McpCallToolResult>)),
+    async call(request, extra) {
+      const name: unknown = request.params?.name;
+      if (typeof name !== 'string' || ours().has(name)) return mcp.callTool(request.params, extra);
+      if (Object.hasOwn(registered, name)) return theirCall(request, extra) as Promise<McpCallToolResult>;
+      // Neither side has it: answered as the runtime answers an unknown tool, naming the tools of both (the SDKs' own answer names none).
+      const { tools, ...wire } = mcp.listTools(paramsOf(request), extra) as { tools: McpTool[]; resultType?: unknown };
+      const theirs = Object.entries(registered).filter(([, tool]) => (tool as { enabled?: unknown }).enabled !== false);
+      const available = [...tools.map((tool) => tool.name), ...theirs.map(([theirName]) => theirName)].sort();
+      return { ...(wire.resultType === undefined ? {} : { resultType: wire.resultType }), ...errorResult(`unknown_tool: no tool named ${JSON.stringify(name)}; available: ${describeNames(available)}`) };
+    },
   };
 }
 

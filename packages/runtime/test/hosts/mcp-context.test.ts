@@ -256,4 +256,36 @@ describe.each(['SDK v1', 'SDK v2'] as const)('MCP %s: beside an McpServer', (sdk
     clashing.registerTool('math.add', { description: 'Theirs.' }, () => ({ content: [] }));
     expect(() => serve(clashing, runtime)).toThrow('the runtime and the McpServer both have a tool named "math.add": only one of them can answer; rename or remove one');
   });
+
+  it('refuses a second runtime on the same McpServer or its low-level server, and keeps serving the first', async () => {
+    const server = mcpServer();
+    serve(
+      server,
+      served((input) => ({ total: input.left + input.right })),
+    );
+    const second = served(() => ({ total: -1 }));
+    const twice = /^this server already serves a runtime's tools, and a second runtime on it would list every tool twice/;
+    expect(() => serve(server, second)).toThrow(twice);
+    expect(() => serve(server.server, second)).toThrow(twice);
+    const [clientSide, serverSide] = pair();
+    await server.connect(serverSide);
+    const client = new sdks[sdk].Client({ name: 'test', version: '1.0.0' }) as unknown as LooseClient;
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['math.add', 'notes.count']);
+    expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 2 } })).toMatchObject({ structuredContent: { total: 4 } });
+  });
+
+  it("answers a tool neither side has as the runtime does, naming both sides' tools", async () => {
+    const server = mcpServer();
+    const records: CallRecord[] = [];
+    const runtime = served((input) => ({ total: input.left + input.right }), records);
+    serve(server, runtime);
+    const [clientSide, serverSide] = pair();
+    await server.connect(serverSide);
+    const client = new sdks[sdk].Client({ name: 'test', version: '1.0.0' }) as unknown as LooseClient;
+    await client.connect(clientSide);
+    expect(await client.callTool({ name: 'math.sub', arguments: {} })).toEqual({ isError: true, content: [{ type: 'text', text: 'unknown_tool: no tool named "math.sub"; available: math.add, notes.count' }] });
+    // No tool of the runtime was called, so it records nothing.
+    expect(records).toEqual([]);
+  });
 });

@@ -155,6 +155,22 @@ describe.each([
   });
 });
 
+describe('one runtime per low-level server', () => {
+  it.each(['SDK v1', 'SDK v2'] as const)('%s: a second runtime is refused, with no word of an McpServer', (sdk) => {
+    const server = sdk === 'SDK v1' ? new ServerV1({ name: 'tools', version: '1.0.0' }, { capabilities: {} }) : new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: {} });
+    const serve = (runtime: CapabilityRuntime) => (server instanceof ServerV1 ? serveToolsOnMcpServerV1(server, runtime) : serveToolsOnMcpServer(server, runtime));
+    serve(toolRuntime());
+    let refusal: unknown;
+    try {
+      serve(toolRuntime());
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ name: 'McpToolError', message: expect.stringMatching(/^this server already serves a runtime's tools/) });
+    expect((refusal as Error).message).not.toMatch(/McpServer/);
+  });
+});
+
 describe('mcpToolHandlers without an SDK', () => {
   it('answers an error result, never a rejection, when reading the params throws', async () => {
     const mcp = mcpToolHandlers(toolRuntime());
