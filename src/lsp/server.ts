@@ -47,7 +47,29 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
   const published = new Map<string, LspDiagnostic[]>();
   const pending = new Map<ContractProject, NodeJS.Timeout>();
 
-  const pathOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+  /** The `file:` URIs already reported as naming no local path, so that each is reported once. */
+  const foreignUris = new Set<string>();
+  /**
+   * The local path a URI names; undefined for another scheme and for a `file:` URI that names no
+   * path here (a host, an encoded slash, a NUL), which the server leaves alone: an editor may send
+   * them for a network share, and none may stop the server.
+   */
+  const pathOf = (uri: string): string | undefined => {
+    if (!uri.startsWith('file:')) return undefined;
+    let reason: string;
+    try {
+      const path = fileURLToPath(uri);
+      if (!path.includes('\0')) return path;
+      reason = 'the path holds a NUL';
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    if (!foreignUris.has(uri)) {
+      foreignUris.add(uri);
+      connection.console.warn(`jtc: ${uri} names no file on this machine (${reason}); it is not checked`);
+    }
+    return undefined;
+  };
   const openDocument = (path: string): TextDocument | undefined => documents.get(pathToFileURL(path).href) ?? documents.all().find((document) => pathOf(document.uri) === path);
   const uriOf = (path: string): string => openDocument(path)?.uri ?? pathToFileURL(path).href;
   const textOf = (source: ContractText): string => (typeof source === 'string' ? source : new TextDecoder('utf-8', { ignoreBOM: true }).decode(source));

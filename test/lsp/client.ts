@@ -17,6 +17,7 @@ import {
   HoverRequest,
   InitializedNotification,
   InitializeRequest,
+  LogMessageNotification,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   ShutdownRequest,
@@ -46,6 +47,8 @@ export const uriOf = (path: string): string => pathToFileURL(path).href;
  */
 export class LanguageClient {
   readonly diagnostics = new Map<string, Diagnostic[]>();
+  /** Every window/logMessage the server sent, in order. */
+  readonly logMessages: string[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly versions = new Map<string, number>();
   private readonly texts = new Map<string, string>();
@@ -60,10 +63,13 @@ export class LanguageClient {
       for (const listener of this.listeners) listener();
     });
     connection.onRequest(RegistrationRequest.type, () => undefined);
+    connection.onNotification(LogMessageNotification.type, ({ message }) => {
+      this.logMessages.push(message);
+    });
   }
 
-  /** Starts the server on a workspace folder and waits for its answer to initialize. */
-  static async start(folder: string): Promise<LanguageClient> {
+  /** Starts the server on a workspace folder (and any other folder URIs, as given) and waits for its answer to initialize. */
+  static async start(folder: string, otherFolderUris: readonly string[] = []): Promise<LanguageClient> {
     const child = spawn(process.execPath, serverCommand, { cwd: folder, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -75,7 +81,7 @@ export class LanguageClient {
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: uriOf(folder),
-      workspaceFolders: [{ uri: uriOf(folder), name: 'workspace' }],
+      workspaceFolders: [uriOf(folder), ...otherFolderUris].map((uri, index) => ({ uri, name: `workspace ${index}` })),
       capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { codeDescriptionSupport: true } } },
     });
     await connection.sendNotification(InitializedNotification.type, {});

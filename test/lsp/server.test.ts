@@ -2,9 +2,21 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  CodeActionRequest,
+  CompletionRequest,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  FileChangeType,
+  HoverRequest,
+  type Diagnostic as LspDiagnostic,
+} from 'vscode-languageserver-protocol/node';
+import { recheckDelayMs } from '../../src/lsp/server.js';
 import { keywordTable } from '../../src/subset/keywords/index.js';
-import { LanguageClient, scratchWorkspace } from './client.js';
+import { LanguageClient, scratchWorkspace, uriOf } from './client.js';
 
 /** What `jtc check --format json` reports, run in the workspace as a user would. */
 function cliDiagnostics(cwd: string, args: string[]): { code: string; file: string; line: number; column: number; pointer: string; message: string; hint?: string }[] {
@@ -198,5 +210,42 @@ describe('jtc lsp: quick fixes', () => {
     const actions = await client.codeActions(file, await client.waitForCodes(file, ['JTC124']));
     expect(actions.map((action) => action.title)).toEqual(['rename the tool to "shared.name_2"']);
     await client.close(file);
+  });
+});
+
+describe('jtc lsp: a file: URI that is not a path on this machine', () => {
+  /** A host (a network share), an encoded slash, and a NUL: none names a local file. */
+  const foreign = ['file://fileserver/share/remote.contract.json', 'file:///work/a%2Fb.contract.json', 'file:///work/nul%00.contract.json', 'file://fileserver/share/jtc.config.json'];
+  let dir: string;
+  let client: LanguageClient;
+  beforeAll(async () => {
+    dir = scratchWorkspace('fixtures/valid/math.add.contract.json');
+    client = await LanguageClient.start(dir, ['file://fileserver/share']);
+  });
+  afterAll(async () => {
+    expect(await client.stop()).toBe(0);
+  });
+
+  it('is left alone, reported once each, and the server goes on checking the local contracts', async () => {
+    const text = readFileSync('fixtures/invalid/JTC101-comment.contract.json', 'utf8');
+    const { connection } = client;
+    for (const uri of foreign) {
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+      await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: `${text} ` }] });
+      expect(await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 1 } })).toBeNull();
+      expect(await connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: 0, character: 1 } })).toEqual([]);
+      const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+      expect(await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [{ range, message: 'x', code: 'JTC101', source: 'jtc', data: { pointer: '', hint: '' } }] } })).toEqual([]);
+      await connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+      await connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri, type: FileChangeType.Changed }] });
+      await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    }
+    // Past the debounce of a re-check, the local contract is still served and checked.
+    await new Promise((resolveWait) => setTimeout(resolveWait, 3 * recheckDelayMs));
+    const local = join(dir, 'contracts/math.add.contract.json');
+    await client.open(local, text);
+    expect((await client.waitFor(local, (list) => list.length > 0)).map((d) => d.code)).toEqual(['JTC101']);
+    for (const uri of [...foreign, 'file://fileserver/share']) expect(client.logMessages.filter((message) => message.startsWith(`jtc: ${uri} `)).length, uri).toBe(1);
+    expect([...client.diagnostics.keys()].filter((uri) => !uri.startsWith(uriOf(dir)))).toEqual([]);
   });
 });
