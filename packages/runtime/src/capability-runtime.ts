@@ -188,7 +188,19 @@ export class CapabilityRuntime {
    * and a `RegistrationError` naming every problem leaves the runtime as it was.
    */
   registerAll<Cs extends ContractSet>(contracts: Cs, handlers: NoInfer<HandlerMap<Cs>>): void {
-    for (const tool of planHandlerMap(contracts, handlers, (name) => this.tools.has(name))) this.register(tool.policy, tool.metadata, tool.contract, tool.handler, tool.asynchronous);
+    const planned = planHandlerMap(contracts, handlers, (name) => this.tools.has(name));
+    const registered: string[] = [];
+    try {
+      for (const tool of planned) {
+        this.register(tool.policy, tool.metadata, tool.contract, tool.handler, tool.asynchronous);
+        registered.push(tool.policy.name);
+      }
+    } catch (error) {
+      // A contract whose getters answer differently the second time: the tools of this map registered so far go again.
+      for (const name of registered) this.tools.delete(name);
+      this.revision++;
+      throw new RegistrationError(`registerAll registered nothing: ${error instanceof RegistrationError ? error.message : `a contract cannot be read (a getter or proxy threw): ${describeThrown(error)}`}`);
+    }
   }
 
   private register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined, asynchronous: boolean): void {

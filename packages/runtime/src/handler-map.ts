@@ -58,6 +58,16 @@ const entryKeys: ReadonlySet<string> = new Set(['handler', 'protocol', 'budget',
  * `RegistrationError` naming every problem.
  */
 export function planHandlerMap(contracts: unknown, handlers: unknown, isRegistered: (toolName: string) => boolean): PlannedTool[] {
+  try {
+    return planReadableMap(contracts, handlers, isRegistered);
+  } catch (error) {
+    if (error instanceof RegistrationError) throw error;
+    // A getter that throws, a revoked proxy, a trap: the map or the set cannot be read as data.
+    throw new RegistrationError(`registerAll registered nothing: the contract set or the handler map cannot be read (a getter or proxy threw): ${describeThrown(error)}`);
+  }
+}
+
+function planReadableMap(contracts: unknown, handlers: unknown, isRegistered: (toolName: string) => boolean): PlannedTool[] {
   if (!isObject(contracts)) throw new RegistrationError(`registerAll expects the contract set (the generated index's \`contracts\`), got ${describeThrown(contracts)}`);
   if (!isObject(handlers)) throw new RegistrationError(`registerAll expects an object of handlers, one per contract, got ${describeThrown(handlers)}`);
   const problems: string[] = [];
@@ -67,22 +77,34 @@ export function planHandlerMap(contracts: unknown, handlers: unknown, isRegister
   if (extra.length > 0) problems.push(`no contract in the set for ${extra.map((key) => JSON.stringify(key)).join(', ')}`);
   const takenBy = new Map<string, string>();
   for (const exportName of exportNames) {
-    const contract = (contracts as Record<string, unknown>)[exportName];
-    if (!isObject(contract) || typeof contract['name'] !== 'string') {
+    let contract: unknown;
+    let name: unknown;
+    try {
+      contract = (contracts as Record<string, unknown>)[exportName];
+      name = isObject(contract) ? contract['name'] : undefined;
+    } catch (error) {
+      problems.push(`${JSON.stringify(exportName)} cannot be read (a getter or proxy threw): ${describeThrown(error)}`);
+      continue;
+    }
+    if (typeof name !== 'string') {
       problems.push(`${JSON.stringify(exportName)} is not a contract (a generated module's \`contract\`)`);
       continue;
     }
-    const tool = `${exportName} ("${contract['name']}")`;
+    const tool = `${exportName} ("${name}")`;
     if (!Object.hasOwn(handlers, exportName)) {
       problems.push(`${tool} has no entry`);
       continue;
     }
-    const name = contract['name'];
     const clash = takenBy.get(name);
     if (clash !== undefined) problems.push(`${tool} has the same tool name as ${clash}`);
     else if (isRegistered(name)) problems.push(`${tool} is already registered`);
     takenBy.set(name, exportName);
-    const entry = planEntry(contract as unknown as ToolContract<unknown, unknown>, (handlers as Record<string, unknown>)[exportName]);
+    let entry: PlannedTool | string;
+    try {
+      entry = planEntry(contract as unknown as ToolContract<unknown, unknown>, (handlers as Record<string, unknown>)[exportName]);
+    } catch (error) {
+      entry = `cannot be read (a getter or proxy threw): ${describeThrown(error)}`;
+    }
     if (typeof entry === 'string') problems.push(`${tool} ${entry}`);
     else planned.push(entry);
   }

@@ -92,6 +92,100 @@ describe('registerAll', () => {
     expect(runtime.catalog().map((entry) => entry.name)).toEqual(['notes.search']);
   });
 
+  /** Hostile shapes a map or a set can take: each is a RegistrationError naming what could not be read, and nothing is registered. */
+  const revoked = (): object => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const throwing = (what: string) => () => {
+    throw new Error(`${what} throws`);
+  };
+  it.each([
+    ['a revoked proxy as the map', () => [contracts, revoked()], /^registerAll registered nothing: the contract set or the handler map cannot be read \(a getter or proxy threw\): Cannot perform 'ownKeys' on a proxy that has been revoked$/],
+    ['a revoked proxy as the set', () => [revoked(), {}], /^registerAll registered nothing: the contract set or the handler map cannot be read .*revoked/],
+    ['a map whose keys trap throws', () => [contracts, new Proxy({}, { ownKeys: throwing('ownKeys') })], /cannot be read \(a getter or proxy threw\): ownKeys throws$/],
+    [
+      'a throwing getter for an entry',
+      () => [
+        contracts,
+        {
+          get mathAdd() {
+            return throwing('the mathAdd getter')();
+          },
+          notesSearch: { protocol: true },
+        },
+      ],
+      /^registerAll registered nothing: mathAdd \("math\.add"\) cannot be read \(a getter or proxy threw\): the mathAdd getter throws$/,
+    ],
+    [
+      'a throwing handler getter',
+      () => [
+        contracts,
+        {
+          mathAdd: {
+            get handler() {
+              return throwing('handler')();
+            },
+          },
+          notesSearch: { protocol: true },
+        },
+      ],
+      /mathAdd \("math\.add"\) cannot be read \(a getter or proxy threw\): handler throws$/,
+    ],
+    ['a revoked proxy as an entry', () => [contracts, { mathAdd: revoked(), notesSearch: { protocol: true } }], /mathAdd \("math\.add"\) cannot be read .*revoked/],
+    [
+      'a throwing getter for a contract',
+      () => [
+        {
+          mathAdd,
+          get notesSearch() {
+            return throwing('the notesSearch getter')();
+          },
+        },
+        { mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true } },
+      ],
+      /^registerAll registered nothing: "notesSearch" cannot be read \(a getter or proxy threw\): the notesSearch getter throws$/,
+    ],
+    [
+      'a thrown value that cannot be described',
+      () => [
+        contracts,
+        {
+          mathAdd: {
+            get handler() {
+              throw revoked();
+            },
+          },
+          notesSearch: { protocol: true },
+        },
+      ],
+      /mathAdd \("math\.add"\) cannot be read \(a getter or proxy threw\): a value that cannot be turned into text$/,
+    ],
+  ])('refuses %s with a RegistrationError, registering nothing', (_, shape, message) => {
+    const runtime = new CapabilityRuntime();
+    const [set, map] = shape();
+    let refusal: unknown;
+    try {
+      runtime.registerAll(set as never, map as never);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(RegistrationError);
+    expect((refusal as Error).message).toMatch(message);
+    expect(runtime.catalog()).toEqual([]);
+  });
+
+  it('registers nothing when a contract reads differently once registration starts', () => {
+    const runtime = new CapabilityRuntime();
+    let reads = 0;
+    // Its name reads "notes.search" while the map is checked, then throws: math.add was registered already and goes again.
+    const shifting = new Proxy(notesSearch, { get: (target, key) => (key === 'name' && ++reads > 2 ? throwing('the third name read')() : Reflect.get(target, key)) });
+    expect(() => runtime.registerAll({ mathAdd, notesSearch: shifting }, { mathAdd: () => ({ total: 1 }), notesSearch: { protocol: true } })).toThrow(RegistrationError);
+    expect(runtime.catalog()).toEqual([]);
+    expect(runtime.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+  });
+
   it('refuses what is not a contract set or a map', () => {
     const runtime = new CapabilityRuntime();
     expect(() => runtime.registerAll(null as never, {} as never)).toThrow(/expects the contract set/);
