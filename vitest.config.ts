@@ -8,6 +8,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: [sourceCondition] } },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    // A folder per run for the packed tarballs that several test files install (packed once).
+    globalSetup: ['test/support/pack-folder.ts'],
     // Generous on purpose: no test may fail because the machine is busy (a busy 2-core machine runs
     // these process-level and property tests many times slower); a hung test still ends.
     testTimeout: 600_000,

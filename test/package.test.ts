@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileContracts } from '../src/compiler.js';
+import { type PackedPackage, npmEnvironment, packedPackages } from './support/packed-packages.js';
 
 /**
  * The two packed tarballs installed as a user installs them: the runtime alone into an empty
@@ -13,7 +14,7 @@ import { compileContracts } from '../src/compiler.js';
 describe('the published packages', () => {
   const root = resolve('.');
   const work = mkdtempSync(join(tmpdir(), 'jtc-pack-'));
-  const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'warn' } });
+  const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: npmEnvironment });
   /** What npm writes on stderr too, where it warns about install scripts. */
   const npmWithWarnings = (args: string[], cwd: string): string => {
     const run = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
@@ -22,19 +23,12 @@ describe('the published packages', () => {
   };
   /** npm and node processes: room for a machine many times slower than a quiet one. */
   const processTimeout = 600_000;
-  interface Packed {
-    filename: string;
-    unpackedSize: number;
-    files: { path: string }[];
-  }
-  const pack = (extra: string[]): Packed => (JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...extra], root)) as Packed[])[0]!;
   const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'];
-  let runtime: Packed;
-  let compiler: Packed;
+  let runtime: PackedPackage;
+  let compiler: PackedPackage;
 
   beforeAll(() => {
-    runtime = pack(['--workspace', 'packages/runtime']);
-    compiler = pack([]);
+    ({ runtime, compiler } = packedPackages());
   }, processTimeout);
 
   it(
@@ -73,7 +67,7 @@ describe('the published packages', () => {
       const project = join(work, 'production');
       mkdirSync(join(project, 'generated'), { recursive: true });
       writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'production-server', private: true, type: 'module' }));
-      const output = npmWithWarnings(['install', '--offline', join(work, runtime.filename)], project);
+      const output = npmWithWarnings(['install', '--offline', runtime.tarball], project);
       expect(output).not.toMatch(/install-scripts|prepare/);
       expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@json-tool-contracts']);
       const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
@@ -121,7 +115,7 @@ console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 
       mkdirSync(project);
       npm(['init', '-y'], project); // npm's default project: "type": "commonjs"
       expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
-      const output = npmWithWarnings(['install', '--offline', '--save-dev', join(work, compiler.filename), join(work, runtime.filename)], project);
+      const output = npmWithWarnings(['install', '--offline', '--save-dev', compiler.tarball, runtime.tarball], project);
       expect(output).not.toMatch(/install-scripts|prepare/);
       const listed = npm(['ls', '--all', '--parseable'], project).trim().split('\n').slice(1);
       expect(listed.map((line) => line.slice(project.length + 1)).sort()).toEqual(['node_modules/@json-tool-contracts/runtime', 'node_modules/commander', 'node_modules/json-tool-contracts']);

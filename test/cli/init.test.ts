@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packedPackages } from '../support/packed-packages.js';
 
 /** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
 const bin = resolve('bin/jtc.js');
@@ -90,10 +91,8 @@ describe('a project from jtc init', () => {
   let compilerFiles: string[] = [];
 
   beforeAll(() => {
-    const pack = (extra: string[]) => (JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...extra], root)) as { filename: string; files: { path: string }[] }[])[0]!;
-    const runtime = pack(['--workspace', 'packages/runtime']);
-    const compiler = pack([]);
-    tarballs = [join(work, runtime.filename), join(work, compiler.filename)];
+    const { runtime, compiler } = packedPackages();
+    tarballs = [runtime.tarball, compiler.tarball];
     compilerFiles = compiler.files.map((file) => file.path);
   }, processTimeout);
 
