@@ -23,10 +23,12 @@ export interface ToolRequest<I> {
 
 /**
  * What a handler gives back: its output, or its output with content blocks (`withContent`), now or
- * as a promise. The promise forms are listed apart as well, so that tsc names the contract's
- * output type when a handler's async output does not fit it.
+ * as a promise. One promise form only: tsc explains a mismatch through the first member of the
+ * union of the same kind (a promise for a promise), and then chooses within `O | OutputWithContent<O>`
+ * as it does for a synchronous handler, so an async handler's error ends at the field too (with
+ * `Promise<O>` listed first, an async `withContent` ended at "property missing in OutputWithContent").
  */
-export type Returned<O> = O | OutputWithContent<O> | Promise<O> | Promise<OutputWithContent<O>> | Promise<O | OutputWithContent<O>>;
+export type Returned<O> = O | OutputWithContent<O> | Promise<O | OutputWithContent<O>>;
 
 /** What a host passes with a call beside its input. */
 export interface CallOptions {

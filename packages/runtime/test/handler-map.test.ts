@@ -209,7 +209,8 @@ describe('registerAll under tsc', () => {
     missing: { map: `{ mathAdd: ({ left, right }) => ({ total: left + right }) }`, names: ['notesSearch'] },
     extra: { map: `{ mathAdd: ({ left, right }) => ({ total: left + right }), notesSearch: { protocol: true }, mathSub: () => ({ total: 0 }) }`, names: ['mathSub'] },
     wrongOutput: { map: `{ mathAdd: () => ({ total: 'five' }), notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddOutput'] },
-    wrongAsyncOutput: { map: `{ mathAdd: { handler: async () => ({ sum: 5 }), budget: 2 }, notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddOutput'] },
+    // A misspelt field, sync or async: tsc names the output type beside withContent's, and stops there.
+    wrongAsyncOutput: { map: `{ mathAdd: { handler: async () => ({ sum: 5 }), budget: 2 }, notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddOutput', 'MathAddOutput | OutputWithContent<MathAddOutput>'] },
     wrongInputType: { map: `{ mathAdd: (input: { left: string }) => ({ total: input.left.length }), notesSearch: { protocol: true } }`, names: ['math.add', 'MathAddInput'] },
     otherToolsInput: { map: `{ mathAdd: (input: Parameters<typeof notesSearch.input.is>[0] & { query: string }) => ({ total: input.query.length }), notesSearch: { protocol: true } }`, names: ['math.add'] },
     unknownInputProperty: { map: `{ mathAdd: (input) => ({ total: input.middle }), notesSearch: { protocol: true } }`, names: ['MathAddInput'] },
@@ -240,6 +241,46 @@ describe('registerAll under tsc', () => {
           names.some((tool) => error.includes(`'${tool}'`) || error.includes(`"${tool}"`)),
           `${name}: ${error}`,
         ).toBe(true);
+    }
+  });
+});
+
+/**
+ * Where tsc's explanation ends for a handler whose output has a field of the wrong type: at the
+ * field, for sync and async handlers alike, with and without `withContent`, registered one by one
+ * or in a map (an async `withContent` handler's error used to end at "property missing in
+ * OutputWithContent").
+ */
+describe('a wrong output field under tsc', () => {
+  const handlers = {
+    sync: `() => ({ total: 'five' })`,
+    async: `async () => ({ total: 'five' })`,
+    syncWithContent: `() => withContent({ total: 'five' }, [])`,
+    asyncWithContent: `async () => withContent({ total: 'five' }, [{ type: 'text', text: 'five' }])`,
+    asyncEither: `async (input: { left: number }) => (input.left > 0 ? withContent({ total: 'five' }, []) : { total: 5 })`,
+  };
+
+  it('ends the error at the field, for every handler form and both registrations', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-wrong-field-'));
+    const header = `import { CapabilityRuntime, ToolPolicy, withContent } from ${JSON.stringify(resolve('packages/runtime/src/index.js'))};\nimport { mathAdd } from ${JSON.stringify(resolve('examples/generated/index.js'))};\nconst runtime = new CapabilityRuntime();\nvoid withContent;\nvoid ToolPolicy;\n`;
+    const registrations = Object.entries(handlers).flatMap(([name, handler]) => [
+      [`${name}-typed`, `runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ${handler});`],
+      [`${name}-map`, `runtime.registerAll({ mathAdd }, { mathAdd: ${handler} });`],
+      [`${name}-entry`, `runtime.registerAll({ mathAdd }, { mathAdd: { handler: ${handler}, budget: 2 } });`],
+    ]);
+    const files = registrations.map(([name, line]) => {
+      const file = join(dir, `${name}.ts`);
+      writeFileSync(file, `${header}${line}\n`);
+      return file;
+    });
+    const program = ts.createProgram(files, strictOptions);
+    for (const [index, [name]] of registrations.entries()) {
+      const errors = ts.getPreEmitDiagnostics(program, program.getSourceFile(files[index]!)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(errors.length, name).toBe(1);
+      const lines = errors[0]!.split('\n').map((line) => line.trim());
+      // Reported at the field itself (a sync arrow's literal), or explained down to it.
+      const end = lines.length === 1 ? ["Types of property 'total' are incompatible.", ...lines] : lines.slice(-2);
+      expect(end, `${name}: ${errors[0]}`).toEqual(["Types of property 'total' are incompatible.", "Type 'string' is not assignable to type 'number'."]);
     }
   });
 });
