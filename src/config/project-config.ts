@@ -1,10 +1,11 @@
-import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isSkippedFolder } from '../contract/discover.js';
 import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
+import { readRegularFile } from '../diagnostics/read-file.js';
 import type { EmitKind } from '../output/file-set.js';
 import type { JsonNode } from '../source/json-node.js';
-import { parseSourceText } from '../source/parse.js';
+import { maxSourceBytes, parseSourceText } from '../source/parse.js';
 import { targetProfiles } from '../targets/profiles/index.js';
 
 /**
@@ -97,14 +98,20 @@ export interface ReadConfigOptions {
 
 /** Reads a configuration file from the disk; a file that cannot be read is one problem at its start. */
 export function readProjectConfigFile(file: string, readOptions: ReadConfigOptions = {}): ProjectConfig {
-  let text: string;
+  let bytes: Buffer | undefined;
+  let reason = 'no such file or folder';
   try {
-    text = readFileSync(file, 'utf8');
+    // As contracts are read: a regular file only (a link followed to one), opened without blocking
+    // and read at most one byte past the size limit, so a FIFO, a device or a link to /dev/zero
+    // never hangs the reader or fills its memory.
+    bytes = readRegularFile(file, { limit: maxSourceBytes + 1, role: 'the project configuration', followLinks: true });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'is a folder, not a file' : (error as Error).message;
-    return { file, options: defaultProjectOptions, problems: [{ file, line: 1, column: 1, pointer: '', message: `cannot read the project configuration: ${reason}` }] };
+    // The message names the path, which the problem carries already.
+    const message = (error as Error).message;
+    reason = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
   }
-  return readProjectConfig(file, text, readOptions);
+  if (bytes === undefined) return { file, options: defaultProjectOptions, problems: [{ file, line: 1, column: 1, pointer: '', message: `cannot read the project configuration: ${reason}` }] };
+  return readProjectConfig(file, bytes.toString('utf8'), readOptions);
 }
 
 /** Reads a configuration file's text; relative paths in it are resolved against the file's folder. */

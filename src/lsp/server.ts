@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, Hover, InitializeParams, InitializeResult } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { findProjectConfig, findProjectConfigsBelow, type ProjectConfig, projectConfigFileName, readProjectConfig, readProjectConfigFile } from '../config/project-config.js';
 import { contractSuffix, discoverContracts } from '../contract/discover.js';
-import { LineMap } from '../source/parse.js';
+import { readRegularFile } from '../diagnostics/read-file.js';
+import { LineMap, maxSourceBytes } from '../source/parse.js';
 import { quickFix } from './code-actions.js';
 import { completionsAt } from './completion.js';
 import { configProblemToLsp, diagnosticsLink, isOwnDiagnostic, rangeOf, toLspDiagnostic } from './diagnostics.js';
@@ -74,9 +74,14 @@ export function startLanguageServer(libraries: ServerLibraries, input: NodeJS.Re
   const uriOf = (path: string): string => openDocument(path)?.uri ?? pathToFileURL(path).href;
   const textOf = (source: ContractText): string => (typeof source === 'string' ? source : new TextDecoder('utf-8', { ignoreBOM: true }).decode(source));
 
+  /**
+   * A contract's or configuration's bytes as `jtc check` reads them: a regular file, at most one
+   * byte past the size limit (the parser reports a file over it); nothing for anything else (a
+   * FIFO, a device, a link to /dev/zero), which would hang the server or fill its memory.
+   */
   const readDisk = (path: string): Uint8Array | undefined => {
     try {
-      return readFileSync(path);
+      return readRegularFile(path, { limit: maxSourceBytes + 1, role: 'a contract or configuration file', followLinks: true });
     } catch {
       return undefined;
     }

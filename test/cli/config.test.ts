@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,24 @@ describe('jtc.config.json', () => {
     });
     expect(existsSync(join(repo, 'out'))).toBe(false);
     expect(jtc(['check', 'contracts'], repo)).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('refuses a FIFO or a link to /dev/zero at jtc.config.json with exit 2, without waiting on it or reading it without end', () => {
+    const repo = project('{}');
+    const config = join(repo, 'jtc.config.json');
+    rmSync(config);
+    execFileSync('mkfifo', [config]);
+    const refusal = (kind: string) => ({ code: 2, stdout: '', stderr: `jtc: jtc.config.json:1:1 - error: cannot read the project configuration: is a ${kind} where the project configuration belongs; move or remove it\n` });
+    expect(jtc(['check', 'contracts'], repo)).toEqual(refusal('FIFO'));
+    expect(jtc(['build', 'contracts', '-o', 'out'], repo)).toEqual(refusal('FIFO'));
+    rmSync(config);
+    symlinkSync('/dev/zero', config);
+    expect(jtc(['check', 'contracts'], repo)).toEqual(refusal('device'));
+    // A link to a regular file is read through, as a contract named on the command line is.
+    rmSync(config);
+    writeFileSync(join(repo, 'shared.json'), '{"contracts": ["contracts"]}');
+    symlinkSync(join(repo, 'shared.json'), config);
+    expect(jtc(['check'], repo)).toMatchObject({ code: 0, stdout: '4 contracts: 0 errors, 0 warnings\n' });
   });
 
   it('without a configuration, a command naming no contracts says where they can be named', () => {

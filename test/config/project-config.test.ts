@@ -107,7 +107,7 @@ describe('loadProjectConfig', () => {
     writeFileSync(join(repo, 'jtc.config.json'), '{"out": "generated"}');
     expect(loadProjectConfig(deep)).toEqual({ file: join(repo, 'jtc.config.json'), options: { ...defaultProjectOptions, out: join(repo, 'generated') }, problems: [] });
     mkdirSync(join(deep, 'jtc.config.json'));
-    expect(loadProjectConfig(deep)?.problems).toEqual([{ file: join(deep, 'jtc.config.json'), line: 1, column: 1, pointer: '', message: 'cannot read the project configuration: is a folder, not a file' }]);
+    expect(loadProjectConfig(deep)?.problems).toEqual([{ file: join(deep, 'jtc.config.json'), line: 1, column: 1, pointer: '', message: 'cannot read the project configuration: is a folder where the project configuration belongs; move or remove it' }]);
   });
 });
 

@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol/node';
@@ -265,5 +266,40 @@ describe('jtc lsp: the emit kind of jtc.config.json', () => {
     const hover = await client.hover(file, { line, character: lines[line]!.indexOf('math.add') });
     expect((hover!.contents as { value: string }).value).toContain('- module: `math.add.mjs` and `math.add.d.mts`');
     expect(await client.stop()).toBe(0);
+  });
+});
+
+describe('jtc lsp: a jtc.config.json that is not a regular file', () => {
+  let dir: string;
+  let client: LanguageClient;
+  let config: string;
+  beforeAll(async () => {
+    dir = scratchWorkspace('fixtures/warnings/JTC204-empty-enum.contract.json');
+    config = join(dir, 'jtc.config.json');
+    // A FIFO nobody writes to: a blocking read would wait forever.
+    execFileSync('mkfifo', [config]);
+    client = await LanguageClient.start(dir);
+  });
+  afterAll(async () => {
+    expect(await client.stop()).toBe(0);
+  });
+
+  it('is an error on the file, never a hang or a read without end, and the contracts are checked meanwhile with the defaults', async () => {
+    const contract = join(dir, 'contracts/JTC204-empty-enum.contract.json');
+    const problemOn = async (kind: string): Promise<void> => {
+      const [problem] = await client.waitFor(config, (list) => list.length === 1 && String(list[0]!.message).includes(kind));
+      expect(problem!.message).toBe(`cannot read the project configuration: is a ${kind} where the project configuration belongs; move or remove it`);
+      expect(problem!.range.start).toEqual({ line: 0, character: 0 });
+      expect(jtc(['check'], dir)).toEqual({ code: 2, stdout: '', stderr: `jtc: jtc.config.json:1:1 - error: ${problem!.message}\n` });
+    };
+    await problemOn('FIFO');
+    expect((await client.waitForCodes(contract, ['JTC204']))[0]!.severity).toBe(2);
+    // A link to /dev/zero: an endless file, which a whole read would take into memory without bound.
+    rmSync(config);
+    symlinkSync('/dev/zero', config);
+    await client.filesChanged([{ path: config, type: 'changed' }]);
+    await problemOn('device');
+    await client.open(contract);
+    expect((await client.waitForCodes(contract, ['JTC204']))[0]!.severity).toBe(2);
   });
 });
