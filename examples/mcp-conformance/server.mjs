@@ -1,17 +1,16 @@
-// A Streamable HTTP MCP server built as docs/mcp-servers.md tells users to: the tools come from
-// contracts (contracts/*.contract.json, compiled by `jtc build --emit js` into generated/) and run
-// on the runtime; prompts, resources and completion are the SDK's McpServer's own, served beside
-// them. The official conformance suite runs against it (test/examples/mcp-conformance.test.ts).
+// A Streamable HTTP MCP server built as docs/mcp-servers.md tells users to, serving both MCP
+// revisions from one endpoint (docs/mcp-revisions.md): a 2026-07-28 request (it carries the
+// `_meta` envelope) is answered statelessly by SDK v2's createMcpHandler, every other request by a
+// 2025-11-25 session (initialize, Mcp-Session-Id). The tools come from contracts
+// (contracts/*.contract.json, compiled by `jtc build --emit js` into generated/) and run on the
+// runtime; prompts, resources and completion are SDK v2's McpServer's own, served beside them.
+// The official conformance suite runs against it at both revisions (test/examples/mcp-conformance.test.ts).
 //   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
-import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress } from '@json-tool-contracts/runtime/mcp';
-import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer } from '@json-tool-contracts/runtime/mcp';
+import { completable, createMcpHandler, hostHeaderValidationResponse, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import * as contracts from './generated/index.mjs';
 
@@ -44,6 +43,10 @@ function toolRuntime() {
     await pause(50);
     await mcpLog(request, 'info', 'Tool execution completed');
     return { logged: 3 };
+  });
+  register(contracts.testLoggingTool, async (_, request) => {
+    await mcpLog(request, 'info', 'Diagnostic trace logging activated');
+    return { logged: 1 };
   });
   register(contracts.testErrorHandling, () => {
     throw ToolError.denied('This tool intentionally returns an error for testing');
@@ -113,8 +116,8 @@ function toolRuntime() {
   return runtime;
 }
 
-/** One McpServer per session: its prompts, resources and completion, and the runtime's tools beside them. */
-function sessionServer(runtime) {
+/** The prompts, resources and completion of SDK v2's McpServer, and the runtime's tools beside them: one per 2025 session or 2026 request. */
+function mcpServer(runtime) {
   const server = new McpServer({ name: 'jtc-conformance', version: '1.0.0' }, { capabilities: { logging: {}, completions: {} } });
   server.registerResource('static-text', 'test://static-text', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] }));
   server.registerResource('static-binary', 'test://static-binary', { mimeType: 'image/png' }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: png }] }));
@@ -124,10 +127,10 @@ function sessionServer(runtime) {
   server.registerPrompt('test_simple_prompt', { description: 'A simple prompt.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }));
   server.registerPrompt(
     'test_prompt_with_arguments',
-    { description: 'A prompt with arguments.', argsSchema: { arg1: completable(z.string(), (value) => ['test1', 'test2', 'test3'].filter((option) => option.startsWith(value))), arg2: z.string() } },
+    { description: 'A prompt with arguments.', argsSchema: z.object({ arg1: completable(z.string(), (value) => ['test1', 'test2', 'test3'].filter((option) => option.startsWith(value))), arg2: z.string() }) },
     ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
   );
-  server.registerPrompt('test_prompt_with_embedded_resource', { description: 'A prompt with an embedded resource.', argsSchema: { resourceUri: z.string() } }, ({ resourceUri }) => ({
+  server.registerPrompt('test_prompt_with_embedded_resource', { description: 'A prompt with an embedded resource.', argsSchema: z.object({ resourceUri: z.string() }) }, ({ resourceUri }) => ({
     messages: [
       { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
@@ -141,45 +144,62 @@ function sessionServer(runtime) {
   }));
   // McpServer has no subscriptions of its own: the low-level server takes them (nothing here changes, so nothing is sent).
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, () => ({}));
-  server.server.setRequestHandler(UnsubscribeRequestSchema, () => ({}));
-  serveToolsOnMcpServerV1(server, runtime);
+  server.server.setRequestHandler('resources/subscribe', () => ({}));
+  server.server.setRequestHandler('resources/unsubscribe', () => ({}));
+  serveToolsOnMcpServer(server, runtime);
   return server;
 }
 
 const runtime = toolRuntime();
+const port = Number(process.env.PORT ?? 3000);
+const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+/** 2026-07-28: stateless, every request answered by a server of its own. */
+const modern = createMcpHandler(() => mcpServer(runtime), { legacy: 'reject' });
+/** 2025-11-25: a session per initialize. */
 const sessions = new Map();
 
-async function handle(request, response) {
-  if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
-    response.writeHead(404).end();
-    return;
+async function legacy(request) {
+  const sessionId = request.headers.get('mcp-session-id');
+  if (sessionId !== null) {
+    // A session this server ended (DELETE) or never began: the client must initialize again.
+    const known = sessions.get(sessionId);
+    return known === undefined ? Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 }) : known.handleRequest(request);
   }
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  const sessionId = request.headers['mcp-session-id'];
-  let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-  if (transport === undefined) {
-    if (request.method !== 'POST' || body?.method !== 'initialize') {
-      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no session: initialize first' }, id: null }));
-      return;
-    }
-    transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      enableDnsRebindingProtection: true,
-      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
-      onsessioninitialized: (id) => sessions.set(id, transport),
-    });
-    transport.onclose = () => sessions.delete(transport.sessionId);
-    await sessionServer(runtime).connect(transport);
-  }
-  await transport.handleRequest(request, response, body);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: randomUUID,
+    enableDnsRebindingProtection: true,
+    allowedHosts,
+    onsessioninitialized: (id) => sessions.set(id, transport),
+  });
+  transport.onclose = () => sessions.delete(transport.sessionId);
+  await mcpServer(runtime).connect(transport);
+  return transport.handleRequest(request);
 }
 
-const port = Number(process.env.PORT ?? 3000);
-createServer((request, response) => {
-  handle(request, response).catch((error) => {
-    if (!response.headersSent) response.writeHead(500).end(String(error));
-  });
+/** One endpoint for both revisions: a request without the 2026-07-28 `_meta` envelope is 2025-era. */
+async function serve(request) {
+  if (new URL(request.url).pathname !== '/mcp') return new Response(null, { status: 404 });
+  const rejected = hostHeaderValidationResponse(request, allowedHosts.map((host) => host.split(':')[0]));
+  if (rejected !== undefined) return rejected;
+  return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
+}
+
+createServer(async (incoming, outgoing) => {
+  try {
+    const chunks = [];
+    for await (const chunk of incoming) chunks.push(chunk);
+    const body = ['GET', 'HEAD'].includes(incoming.method ?? 'GET') ? undefined : Buffer.concat(chunks);
+    const controller = new AbortController();
+    outgoing.on('close', () => controller.abort());
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const response = await serve(new Request(`http://${incoming.headers.host ?? '127.0.0.1'}${incoming.url ?? '/'}`, { method: incoming.method, headers, body, signal: controller.signal }));
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body === null) return void outgoing.end();
+    for await (const chunk of response.body) outgoing.write(chunk);
+    outgoing.end();
+  } catch (error) {
+    if (!outgoing.headersSent) outgoing.writeHead(500).end(String(error));
+    else outgoing.end();
+  }
 }).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

@@ -4,17 +4,67 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The official MCP conformance suite (pinned 0.1.16; it needs Node >= 22, which
+ * The official MCP conformance suite (pinned 0.2.0-alpha.12; it needs Node >= 22, which
  * scripts/node22.js provides from tools/node22) against examples/mcp-conformance, started the way its
- * README line says: `PORT=<port> npm run example:conformance`. Every scenario must pass except
- * those in expected-failures.yml, and no tool scenario may be there.
+ * README line says: `PORT=<port> npm run example:conformance`, run once per revision with
+ * `--requirements <revision>` (each scenario at that revision's wire: 2025-11-25 with sessions,
+ * 2026-07-28 stateless). Every scenario the revision's requirement file requires must pass; a
+ * scenario it runs without scoring may fail only when expected-failures.yml lists it, with its reason.
  */
-const suite = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
+const suiteFolder = 'node_modules/@modelcontextprotocol/conformance';
+const suite = `${suiteFolder}/dist/index.js`;
 const expectedFailures = 'examples/mcp-conformance/expected-failures.yml';
+const revisions = ['2025-11-25', '2026-07-28'] as const;
 const processTimeout = 20 * 60_000;
 
-/** Scenarios whose subject is a tool the runtime serves. */
-const isToolScenario = (name: string): boolean => name.startsWith('tools-') || name.startsWith('elicitation-') || name === 'json-schema-2020-12' || name === 'server-sse-polling';
+/**
+ * Required 2026-07-28 scenarios that need a tool to ask for input through an `input_required`
+ * result (issue 31, items 2-4: the input rounds, sealed requestState, the round limit), which the
+ * runtime does not offer yet. Each must still fail, so that this list cannot outlive its reason.
+ */
+const awaitingInputRounds = new Set([
+  'server-stateless',
+  'input-required-result-basic-elicitation',
+
+  'input-required-result-basic-sampling',
+  'input-required-result-basic-list-roots',
+  'input-required-result-request-state',
+  'input-required-result-multiple-input-requests',
+  'input-required-result-multi-round',
+  'input-required-result-non-tool-request',
+  'input-required-result-result-type',
+  'input-required-result-tampered-state',
+  'input-required-result-capability-check',
+]);
+
+/** A requirement file's server scenarios: those it scores, and those it runs without scoring. */
+function requirements(revision: string): { required: string[]; notScored: Map<string, string> } {
+  const text = readFileSync(`${suiteFolder}/requirements/${revision}.yaml`, 'utf8');
+  const section = (name: string) => (new RegExp(`^${name}:\\n((?:  .*\\n|\\n)*)`, 'm').exec(text)?.[1] ?? '').split('\n');
+  const required = section('server').flatMap((line) => /^ {2}- ([\w/-]+)\s*$/.exec(line)?.[1] ?? []);
+  const notScored = new Map<string, string>();
+  const entries = section('not_scored')
+    .join('\n')
+    .split(/\n(?= {2}- )/);
+  for (const entry of entries) {
+    const [, scenario] = /scenario: ([\w/-]+)/.exec(entry) ?? [];
+    const [, leg] = /leg: (\w+)/.exec(entry) ?? [];
+    const [, reason] = /reason: ([\w-]+)/.exec(entry) ?? [];
+    if (scenario !== undefined && leg === 'server' && reason !== undefined) notScored.set(scenario, reason);
+  }
+  return { required, notScored };
+}
+
+/** expected-failures.yml: `server:` entries, each `- <scenario>  # <reason>`. */
+function expectedFailureEntries(): { name: string | undefined; reason: string | undefined; line: string }[] {
+  return readFileSync(expectedFailures, 'utf8')
+    .split('\n')
+    .filter((line) => /^\s*-\s/.test(line))
+    .map((line) => {
+      const [, name, reason] = /^\s*-\s*([\w/:-]+)\s*(?:#\s*(.*))?$/.exec(line) ?? [];
+      return { name, reason, line };
+    });
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -24,22 +74,31 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The path of a Node >= 22 binary, installed into tools/node22 on first use. */
-function node22(): string {
-  const found = spawnSync(process.execPath, ['scripts/node22.js'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: processTimeout });
-  if (found.status !== 0) throw new Error('scripts/node22.js found no Node >= 22 for the conformance suite (see its message above)');
-  return found.stdout.trim();
+/** The path of a Node >= 22 binary (installed into tools/node22 on first use), or why there is none. */
+function findNode22(): { readonly path: string } | { readonly problem: string } {
+  const found = spawnSync(process.execPath, ['scripts/node22.js'], { encoding: 'utf8', timeout: processTimeout });
+  const path = found.stdout?.trim().split('\n').at(-1);
+  return found.status === 0 && path !== undefined && path !== '' ? { path } : { problem: (found.stderr ?? String(found.error)).trim() };
 }
 
-function runSuite(url: string, ...args: string[]) {
-  const run = spawnSync(node22(), [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...args], { encoding: 'utf8', timeout: processTimeout, maxBuffer: 256 * 1024 * 1024 });
+const node22 = findNode22();
+// Without Node 22 the suite cannot run: a machine of a contributor says so loudly and skips it; CI fails.
+const skipSuite = 'problem' in node22 && process.env['CI'] === undefined;
+if (skipSuite) console.warn(`\n!!! THE MCP CONFORMANCE SUITE WAS NOT RUN: it needs Node >= 22, and scripts/node22.js found none (${'problem' in node22 ? node22.problem : ''}). CI runs it.\n`);
+
+/** One run of a revision's requirement set: each scenario of the summary, passed or not. */
+function runRequirements(url: string, revision: string) {
+  if ('problem' in node22) throw new Error(`the conformance suite needs Node >= 22: ${node22.problem}`);
+  const run = spawnSync(node22.path, [suite, 'server', '--url', url, '--requirements', revision], { encoding: 'utf8', timeout: processTimeout, maxBuffer: 256 * 1024 * 1024 });
   // A suite that could not start, or that was stopped, says why instead of failing on missing output.
   if (run.error !== undefined || run.stdout === null) throw new Error(`the conformance suite did not run to its end: ${String(run.error ?? `signal ${String(run.signal)}`)}\n${run.stderr ?? ''}`);
   const summary = run.stdout.slice(run.stdout.lastIndexOf('=== SUMMARY ==='));
-  return { status: run.status, stdout: run.stdout, summary };
+  const scenarios = new Map<string, boolean>();
+  for (const [, mark, name] of summary.slice(0, summary.indexOf('\nTotal:')).matchAll(/^([✓✗]) ([\w/-]+): \d+ passed, \d+ failed$/gm)) scenarios.set(name!, mark === '✓');
+  return { status: run.status, summary, scenarios };
 }
 
-describe('examples/mcp-conformance against the official MCP conformance suite', () => {
+describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP conformance suite, at both revisions', () => {
   let server: ChildProcess | undefined;
   let url = '';
 
@@ -69,27 +128,35 @@ describe('examples/mcp-conformance against the official MCP conformance suite', 
     }
   });
 
-  it('lists no tool scenario among the expected failures, each with its reason', () => {
-    const entries = readFileSync(expectedFailures, 'utf8')
-      .split('\n')
-      .filter((line) => /^\s*-\s/.test(line));
-    for (const entry of entries) {
-      const [, name, reason] = /^\s*-\s*([\w-]+)\s*(?:#\s*(.*))?$/.exec(entry) ?? [];
-      expect(name !== undefined && reason !== undefined && reason.length > 0, `${entry}: a scenario name and "# reason"`).toBe(true);
-      expect(isToolScenario(name!), `${name} is a tool scenario`).toBe(false);
+  it('lists among the expected failures only scenarios a requirement file does not score, each with its reason', () => {
+    const notScored = new Map(revisions.flatMap((revision) => [...requirements(revision).notScored]));
+    for (const { name, reason, line } of expectedFailureEntries()) {
+      expect(name !== undefined && reason !== undefined && reason.length > 0, `${line}: a scenario name and "# reason"`).toBe(true);
+      expect(notScored.has(name!.split(':')[0]!), `${name} is not scored by a requirement file`).toBe(true);
     }
   });
 
-  it(
-    'passes every scenario of the active suite but the expected failures, and the JSON Schema 2020-12 one',
-    () => {
-      const active = runSuite(url);
-      expect(active.summary).toMatch(/Total: \d+ passed/);
-      expect(active.summary).toContain('✓ tools-call-sampling');
-      expect({ status: active.status, summary: active.summary }).toEqual({ status: 0, summary: expect.not.stringMatching(/✗ (tools-|elicitation-)/) as unknown });
-      const schema = runSuite(url, '--scenario', 'json-schema-2020-12');
-      expect({ status: schema.status, passed: /Passed: (\d+)\/\1, 0 failed/.test(schema.stdout) }).toEqual({ status: 0, passed: true });
-    },
-    processTimeout,
-  );
+  for (const revision of revisions) {
+    it(
+      `passes every server scenario that ${revision} requires, and fails no other one unlisted`,
+      () => {
+        const { required, notScored } = requirements(revision);
+        expect(required.length).toBeGreaterThan(25);
+        const run = runRequirements(url, revision);
+        const passing = required.filter((name) => run.scenarios.get(name) === true && !awaitingInputRounds.has(name));
+        const expected = required.filter((name) => !awaitingInputRounds.has(name));
+        expect({ passing, summary: run.summary }).toEqual({ passing: expected, summary: expect.any(String) as unknown });
+        // The scenarios that wait for the input rounds still fail: once one passes, take it off the list.
+        for (const name of required.filter((scenario) => awaitingInputRounds.has(scenario))) expect(run.scenarios.get(name), `${name} passes now: remove it from awaitingInputRounds`).toBe(false);
+        const listed = new Set(expectedFailureEntries().map((entry) => entry.name));
+        const unlisted = [...run.scenarios].filter(([name, passed]) => !passed && notScored.has(name) && !listed.has(name)).map(([name]) => name);
+        expect(unlisted, 'failing scenarios that are not scored and not in expected-failures.yml').toEqual([]);
+        expect(
+          [...run.scenarios.keys()].filter((name) => !required.includes(name) && !notScored.has(name)),
+          'scenarios the suite ran outside the requirement file',
+        ).toEqual([]);
+      },
+      processTimeout,
+    );
+  }
 });
