@@ -4,7 +4,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
 import { importTools, type Finding, type ToolResult } from '../import/import-tools.js';
 import { listToolsOverHttp, listToolsOverStdio } from '../import/mcp-client.js';
-import { parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
+import { maxSourceBytes, parseToolList, readTools, sourceFormats, type SourceFormat, type SourceTool } from '../import/sources.js';
+import { findInvalidUtf8 } from '../source/utf8.js';
 import { readTypeScriptTools } from '../import/typescript.js';
 import { writeContracts } from '../import/write-contracts.js';
 import type { SourceText } from '../contract/check-contracts.js';
@@ -39,8 +40,7 @@ export function importOptionsOf(files: readonly string[], values: ImportFlags): 
   const source = sources[0]!;
   const from = values.from;
   if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
-  const seconds = Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not "${values.timeout}"`);
+  const timeoutMs = timeoutOf(values.timeout);
   const headers: Record<string, string> = {};
   for (const header of values.header) {
     const colon = header.indexOf(':');
@@ -49,7 +49,17 @@ export function importOptionsOf(files: readonly string[], values: ImportFlags): 
   }
   if ((values.out === undefined) === (values.check === undefined)) throw new UsageError('import: name where the contracts go: -o <dir> to write them, or --check <dir> to compare the committed ones with the source');
   const target = values.out === undefined ? { check: values.check! } : { write: values.out };
-  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs: seconds * 1000, headers };
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs, headers };
+}
+
+/** The longest wait a timer can take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+const maxTimeoutMs = 2 ** 31 - 1;
+
+/** `--timeout`'s seconds as whole milliseconds (rounded up, so never 0): a decimal number above 0 and within a timer's reach. */
+function timeoutOf(text: string): number {
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Math.ceil(Number(text) * 1000) : Number.NaN;
+  if (!(ms > 0 && ms <= maxTimeoutMs)) throw new UsageError(`--timeout takes a number of seconds above 0 and at most ${Math.floor(maxTimeoutMs / 1000)} (about 24 days), not "${text}"`);
+  return ms;
 }
 
 interface ImportFlags {
@@ -94,8 +104,20 @@ async function toolsOf(options: ImportCommandOptions): Promise<{ readonly tools:
   if (!withIoErrors(path, () => statSync(path)).isFile()) throw new UsageError(`${path}: not a regular file`);
   // The declarations' schemas are built, not read: findings have no place in the .ts file.
   if (options.from === 'ts') return { tools: await readTypeScriptTools(path) };
-  const text = withIoErrors(path, () => readFileSync(path, 'utf8'));
-  return { tools: readTools(parseToolList(text, path), path, options.from).tools, sourceFile: path };
+  return { tools: readTools(parseToolList(readToolListFile(path), path), path, options.from).tools, sourceFile: path };
+}
+
+/** A tool list file's text: within the size a tool list may have, and UTF-8 (anything else is refused, never read with replacement characters). */
+function readToolListFile(path: string): string {
+  if (withIoErrors(path, () => statSync(path)).size > maxSourceBytes) throw new UsageError(`${path}: more than ${maxSourceBytes} bytes; a tool list is never that large`);
+  const bytes = withIoErrors(path, () => readFileSync(path));
+  const invalidAt = findInvalidUtf8(bytes);
+  if (invalidAt >= 0) {
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) ? ' (it looks like UTF-16)' : '';
+    throw new UsageError(`${path}: invalid UTF-8 byte 0x${bytes[invalidAt]!.toString(16).padStart(2, '0')} at byte offset ${invalidAt}${utf16}; save the tool list as UTF-8`);
+  }
+  // ignoreBOM keeps a byte order mark for the parser, which skips one.
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 }
 
 /** The committed contracts of a --check folder, read as jtc diff reads a version. */

@@ -7,8 +7,9 @@ import { escapeForTerminal } from './diagnostic.js';
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 
-  constructor(message: string) {
-    super(escapeForTerminal(message));
+  /** `details`: lines quoted under the message (what a server wrote), each on its own indented line. */
+  constructor(message: string, details: readonly string[] = []) {
+    super(escapeForTerminal(message) + details.map((line) => `\n  ${escapeForTerminal(line)}`).join(''));
   }
 }
 

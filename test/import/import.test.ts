@@ -228,4 +228,30 @@ describe('jtc import: the command', () => {
     expect(dead.stderr).toMatch(/^jtc: server ".*" exited with code 3 before it answered; it said: boom\n$/);
     expect(jtc(['import', '--url', 'ftp://127.0.0.1/', '-o', out]).stderr).toBe('jtc: --url: takes an http or https URL, not ftp:\n');
   }, 120_000);
+
+  it('--timeout takes decimal seconds, rounded up to the millisecond, up to what a timer can wait; anything else is a usage error', () => {
+    const out = join(scratch(), 'contracts');
+    // A server that never answers: the smallest timeout (0.0001 s is 1 ms) fires, and says so.
+    const silent = `"${process.execPath}" -e "setInterval(() => {}, 1000)"`;
+    const tiny = jtc(['import', '--stdio', silent, '-o', out, '--timeout', '0.0001']);
+    expect([tiny.status, tiny.stderr]).toEqual([2, expect.stringMatching(/^jtc: server ".*": no answer to initialize within 0\.001 s \(raise --timeout if it starts slowly\)\n$/)]);
+    for (const value of ['0', '-1', '1e3', '0x10', 'ten', '2147484', '99999999999']) {
+      const run = jtc(['import', `${sources}/openai-chat.json`, '-o', out, '--timeout', value]);
+      expect([run.status, run.stderr]).toEqual([2, `jtc: --timeout takes a number of seconds above 0 and at most 2147483 (about 24 days), not "${value}"\n`]);
+    }
+    expect(jtc(['import', `${sources}/openai-chat.json`, '-o', out, '--timeout', '2147483.647']).status).toBe(0);
+  }, 120_000);
+
+  it('refuses a tool list that is not UTF-8 (UTF-16 said as such), writing nothing', () => {
+    const dir = scratch();
+    const text = readFileSync(`${sources}/openai-chat.json`, 'utf8');
+    writeFileSync(join(dir, 'latin1.json'), Buffer.from(text.replace('Current weather', 'Current weather in Z\u00fcrich'), 'latin1'));
+    writeFileSync(join(dir, 'utf16.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const out = join(dir, 'contracts');
+    const latin1 = jtc(['import', join(dir, 'latin1.json'), '-o', out]);
+    expect([latin1.status, latin1.stderr]).toEqual([2, `jtc: ${join(dir, 'latin1.json')}: invalid UTF-8 byte 0xfc at byte offset ${Buffer.byteLength(text.slice(0, text.indexOf('Current weather'))) + 'Current weather in Z'.length}; save the tool list as UTF-8\n`]);
+    const utf16 = jtc(['import', join(dir, 'utf16.json'), '-o', out]);
+    expect([utf16.status, utf16.stderr]).toEqual([2, `jtc: ${join(dir, 'utf16.json')}: invalid UTF-8 byte 0xff at byte offset 0 (it looks like UTF-16); save the tool list as UTF-8\n`]);
+    expect(existsSync(out)).toBe(false);
+  });
 });
