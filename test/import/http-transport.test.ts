@@ -42,6 +42,10 @@ beforeAll(async () => {
       } else if (path === '/undelimited-events') {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         endless(response, path, `data: ${'x'.repeat(65_000)}\n`);
+      } else if (path === '/slow-undelimited-events') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const timer = setInterval(() => response.write(`data: ${'x'.repeat(1000)}\n`), 10);
+        response.on('close', () => clearInterval(timer));
       } else if (path === '/not-utf8') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(Buffer.concat([Buffer.from('{"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "serverInfo": {"name": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}}')]));
@@ -85,9 +89,15 @@ describe('jtc import --url: a hostile HTTP peer', () => {
     expect(ms).toBeLessThan(bounded);
   });
 
-  it('an event stream without blank lines between events ends at the timeout', async () => {
+  it('an event stream without blank lines between events is scanned once: it ends at the 64 MiB bound or the timeout, whichever comes first', async () => {
     const { message, ms } = await failure('/undelimited-events', 2000);
-    expect(message).toBe(`server ${url}/undelimited-events: no answer within 2 s`);
+    expect([`server ${url}/undelimited-events: no answer within 2 s`, `server ${url}/undelimited-events: sent more than 67108864 bytes in one answer`]).toContain(message);
+    expect(ms).toBeLessThan(bounded);
+  });
+
+  it('an event stream that trickles in without ever ending an event ends at the timeout', async () => {
+    const { message, ms } = await failure('/slow-undelimited-events', 2000);
+    expect(message).toBe(`server ${url}/slow-undelimited-events: no answer within 2 s`);
     expect(ms).toBeLessThan(bounded);
   });
 
