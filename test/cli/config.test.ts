@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +93,35 @@ describe('jtc.config.json', () => {
     const repo = project({ out: 'out' });
     expect(jtc(['build'], repo)).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name contract files or folders, or list them in jtc.config.json "contracts" (jtc help build)\n' });
     expect(jtc(['build', 'contracts'], repo).stdout).toContain('built 5 files into out');
+  });
+});
+
+/** The text of the first ```json block of a docs page whose text matches, as the page shows it. */
+function jsonBlockOf(page: string, holding: RegExp): string {
+  const block = [...readFileSync(page, 'utf8').matchAll(/^```json\n([\s\S]*?)\n```$/gm)].map((match) => match[1]!).find((text) => holding.test(text));
+  if (block === undefined) throw new Error(`${page}: no json block matching ${holding}`);
+  return `${block}\n`;
+}
+
+describe('the example jtc.config.json of docs/configuration.md, as written there', () => {
+  const example = jsonBlockOf('docs/configuration.md', /"targets"/);
+  const mathAdd = jsonBlockOf('docs/contracts.md', /"name": "math\.add"/);
+
+  it('builds and checks the docs’ math.add contract', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'jtc-docs-config-'));
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'contracts'));
+    writeFileSync(join(repo, 'contracts/math.add.contract.json'), mathAdd);
+    writeFileSync(join(repo, 'jtc.config.json'), example);
+    expect(jtc(['build'], repo)).toEqual({ code: 0, stdout: 'built 2 files into src/generated: 2 written, 0 deleted, 0 unchanged\n1 contract: 0 errors, 0 warnings\n', stderr: '' });
+    expect(jtc(['check'], repo)).toEqual({ code: 0, stdout: 'generated output in src/generated is up to date\n1 contract: 0 errors, 0 warnings\n', stderr: '' });
+  });
+
+  it.each(['mcp', 'ai-sdk'])('builds and checks the project jtc init --template %s writes', (template) => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-docs-config-init-'));
+    expect(jtc(['init', '--template', template], dir)).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(join(dir, 'jtc.config.json'), example);
+    expect(jtc(['build'], dir)).toEqual({ code: 0, stdout: 'built 2 files into src/generated: 0 written, 0 deleted, 2 unchanged\n1 contract: 0 errors, 0 warnings\n', stderr: '' });
+    expect(jtc(['check'], join(dir, 'src'))).toEqual({ code: 0, stdout: 'generated output in generated is up to date\n1 contract: 0 errors, 0 warnings\n', stderr: '' });
   });
 });
