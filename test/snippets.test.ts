@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -20,6 +20,7 @@ import { npmEnvironment, packedPackages } from './support/packed-packages.js';
  *                       as './tools.js'
  *   ```ts partial       an excerpt that needs the text around it: it must NOT compile, so a block
  *                       that became whole loses the mark and is checked from then on
+ *   ```json             it parses; a contract (name, input, output) passes the packed `jtc check`
  */
 
 const root = resolve('.');
@@ -41,17 +42,21 @@ const contractsOf: Record<string, string[]> = {
   'docs/mcp-clients.md': ['fixtures/import/server-memory/contracts'],
 };
 
-/** The host SDKs and types a user installs beside the runtime, linked from this repository. */
-const linked = ['@types/node', 'openai', 'ai', '@anthropic-ai/sdk', '@google/genai', '@openai/agents', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'];
+/**
+ * The host SDKs and types a user installs beside the runtime (the runtime's declarations name them),
+ * and any other package a block imports, linked from this repository's node_modules.
+ */
+const hostPackages = ['@types/node', 'openai', 'ai', '@anthropic-ai/sdk', '@google/genai', '@openai/agents', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'];
+const ourPackages = ['json-tool-contracts', '@json-tool-contracts/runtime'];
 
-const languages: Record<string, '.ts' | '.js'> = { ts: '.ts', typescript: '.ts', js: '.js', javascript: '.js' };
+const languages: Record<string, Block['extension']> = { ts: '.ts', typescript: '.ts', js: '.js', javascript: '.js', json: '.json' };
 const marks = ['partial', 'run'];
 
 interface Block {
   page: string;
   /** The line of the opening fence, 1-based. */
   line: number;
-  extension: '.ts' | '.js';
+  extension: '.ts' | '.js' | '.json';
   marks: string[];
   /** `file=name`: the name the page's other blocks import it by. */
   file: string | undefined;
@@ -62,7 +67,7 @@ interface Block {
   unknown: string[];
 }
 
-/** The fenced blocks of a page (``` or ~~~, indented in a list item or not) in TS or JS. */
+/** The fenced blocks of a page (``` or ~~~, indented in a list item or not) in TS, JS or JSON. */
 function blocksOf(page: string, project: string): Block[] {
   const lines = readFileSync(page, 'utf8').split('\n');
   const blocks: Block[] = [];
@@ -89,7 +94,7 @@ function blocksOf(page: string, project: string): Block[] {
         marks: words.filter((word) => marks.includes(word)),
         file,
         text: `${text}\n`,
-        path: join(folder, file ?? `line-${index + 1}${extension}`),
+        path: join(folder, file ?? `line-${index + 1}${extension === '.json' && isContract(text) ? '.contract.json' : extension}`),
         unknown: words.filter((word) => !marks.includes(word) && !word.startsWith('file=')),
       });
     }
@@ -98,14 +103,39 @@ function blocksOf(page: string, project: string): Block[] {
   return blocks;
 }
 
+/** A JSON block that is a contract file: `jtc check` must accept it. */
+function isContract(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && ['name', 'input', 'output'].every((key) => key in value);
+  } catch {
+    return false;
+  }
+}
+
+/** The packages outside this repository that a block imports (`openai`, `@scope/name`, not `node:`). */
+function packagesImportedBy(text: string): string[] {
+  return [...text.matchAll(/\bfrom\s+'([^.'][^']*)'|\bimport\s+'([^.'][^']*)'/g)]
+    .map((match) => (match[1] ?? match[2])!)
+    .filter((specifier) => !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
+}
+
 const project = mkdtempSync(join(tmpdir(), 'jtc-snippets-'));
 const blocks = pages.flatMap((page) => blocksOf(page, project));
+const codeBlocks = blocks.filter((block) => block.extension !== '.json');
+const jsonBlocks = blocks.filter((block) => block.extension === '.json');
 const name = (block: Block): string => {
   const words = [...(block.file === undefined ? [] : [block.file]), ...block.marks];
   return `${block.page}:${block.line}${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
 };
 
-/** tsc's errors, each as `page:line:column TSnnnn: message` at its place in the page. */
+/** tsc's errors (jtc's for contracts), each as `page:line:column TSnnnn: message` at its place in the page. */
 const errorsOf = new Map<Block, string[]>();
 const otherErrors: string[] = [];
 
@@ -119,7 +149,8 @@ describe('the code blocks of README.md and docs/', () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'docs-snippets', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--offline', runtime.tarball, compiler.tarball], { cwd: project, env: npmEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
     // After the install, which would remove what its manifest does not name.
-    for (const name of linked) {
+    const imported = codeBlocks.flatMap((block) => packagesImportedBy(block.text)).filter((name) => !ourPackages.includes(name) && existsSync(join(root, 'node_modules', name)));
+    for (const name of new Set([...hostPackages, ...imported])) {
       mkdirSync(join(project, 'node_modules', name, '..'), { recursive: true });
       symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
     }
@@ -141,7 +172,7 @@ describe('the code blocks of README.md and docs/', () => {
     expect(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, '\n'))).toEqual([]);
     const host = ts.createCompilerHost(options);
     host.getCurrentDirectory = () => project;
-    const program = ts.createProgram({ rootNames: blocks.map((block) => block.path), options: { ...options, configFilePath: join(project, 'tsconfig.json') }, host });
+    const program = ts.createProgram({ rootNames: codeBlocks.map((block) => block.path), options: { ...options, configFilePath: join(project, 'tsconfig.json') }, host });
     const byPath = new Map(blocks.map((block) => [block.path, block]));
     for (const diagnostic of [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics]) {
       const message = `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
@@ -153,6 +184,27 @@ describe('the code blocks of README.md and docs/', () => {
       const { line, character } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start);
       errorsOf.set(block, [...(errorsOf.get(block) ?? []), `${block.page}:${block.line + 1 + line}:${character + 1} ${message}`]);
     }
+
+    // Contract blocks, all in one run of the packed jtc.
+    const contracts = jsonBlocks.filter((block) => block.path.endsWith('.contract.json'));
+    if (contracts.length > 0) {
+      const checked = spawnSync(process.execPath, [jtc, 'check', '--format', 'json', ...contracts.map((block) => block.path)], { cwd: project, encoding: 'utf8' });
+      const { diagnostics } = JSON.parse(checked.stdout) as { diagnostics: { file: string; line: number; column: number; code: string; severity: string; message: string }[] };
+      for (const diagnostic of diagnostics) {
+        const block = contracts.find((contract) => contract.path === resolve(project, diagnostic.file));
+        if (block === undefined) otherErrors.push(`${diagnostic.file}: ${diagnostic.code}: ${diagnostic.message}`);
+        else errorsOf.set(block, [...(errorsOf.get(block) ?? []), `${block.page}:${block.line + diagnostic.line}:${diagnostic.column} ${diagnostic.severity} ${diagnostic.code}: ${diagnostic.message}`]);
+      }
+    }
+    for (const block of jsonBlocks) {
+      try {
+        JSON.parse(block.text);
+      } catch (error) {
+        const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+        const line = block.line + 1 + (position === undefined ? 0 : block.text.slice(0, Number(position)).split('\n').length - 1);
+        errorsOf.set(block, [...(errorsOf.get(block) ?? []), `${block.page}:${line}: not JSON: ${(error as Error).message}`]);
+      }
+    }
   }, processTimeout);
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -161,6 +213,7 @@ describe('the code blocks of README.md and docs/', () => {
     for (const block of blocks) {
       expect(block.unknown, `${name(block)}: unknown fence words (the marks are ${marks.join(', ')}, file=<name>)`).toEqual([]);
       if (block.marks.includes('partial')) expect(block.marks.includes('run') || block.file !== undefined, `${name(block)}: a partial block can neither run nor be imported`).toBe(false);
+      if (block.extension === '.json') expect(block.marks.includes('run') || block.file !== undefined, `${name(block)}: a JSON block neither runs nor is imported`).toBe(false);
     }
   });
 
@@ -168,10 +221,16 @@ describe('the code blocks of README.md and docs/', () => {
     expect(otherErrors).toEqual([]);
   });
 
-  it.each(blocks.map((block) => [name(block), block] as const))('%s compiles, or is marked partial and does not', (_, block) => {
+  it.each(codeBlocks.map((block) => [name(block), block] as const))('%s compiles, or is marked partial and does not', (_, block) => {
     const errors = errorsOf.get(block) ?? [];
     if (block.marks.includes('partial')) expect(errors, `${name(block)} compiles: drop the partial mark`).not.toEqual([]);
     else expect(errors, `${name(block)} does not compile: fix it, or mark the fence \`partial\` if it is an excerpt`).toEqual([]);
+  });
+
+  it.each(jsonBlocks.map((block) => [`${name(block)}${block.path.endsWith('.contract.json') ? ' (a contract)' : ''}`, block] as const))('%s is JSON, and jtc check accepts a contract, or is marked partial', (_, block) => {
+    const errors = errorsOf.get(block) ?? [];
+    if (block.marks.includes('partial')) expect(errors, `${name(block)} is whole: drop the partial mark`).not.toEqual([]);
+    else expect(errors, `${name(block)}: fix it, or mark the fence \`partial\` if it is an excerpt`).toEqual([]);
   });
 
   const runnable = blocks.filter((block) => block.marks.includes('run'));
