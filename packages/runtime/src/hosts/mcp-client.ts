@@ -1,3 +1,4 @@
+import { copyContent, type ContentBlock } from '../content.js';
 import type { InputOf, OutputOf, ToolContract } from '../contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../envelope.js';
 import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes, type ToolErrorCode } from '../errors.js';
@@ -31,8 +32,39 @@ export interface McpReceivedResult {
 /**
  * The outcome of one typed call; never a rejected promise. `received` is the server's result as it
  * came, when one came (its content blocks beside the output, or what an invalid output was).
+ * A contract whose output is unconstrained (`output: {}`, what `jtc import` writes for a tool
+ * listed without an output schema) succeeds with the result's content blocks, checked, and an
+ * output only when the result carries JSON: such a tool mostly answers text.
  */
-export type McpToolCallResult<O> = { readonly ok: true; readonly output: O; readonly received: McpReceivedResult } | { readonly ok: false; readonly error: ToolError; readonly received?: McpReceivedResult };
+export type McpToolCallResult<O> = McpToolOutput<O> | { readonly ok: false; readonly error: ToolError; readonly received?: McpReceivedResult };
+
+/** A structured output, validated by its contract. */
+export interface McpStructuredOutput<O> {
+  readonly ok: true;
+  readonly output: O;
+  readonly received: McpReceivedResult;
+}
+
+/**
+ * The result of a tool whose contract leaves its output unconstrained: its content blocks (text,
+ * images, resources), each checked to be an MCP content block, and `output` when the result
+ * carries JSON (`structuredContent`, or a first text block that is a JSON object or array).
+ */
+export interface McpContentOutput<O> {
+  readonly ok: true;
+  readonly output: O | undefined;
+  readonly content: readonly ContentBlock[];
+  readonly received: McpReceivedResult;
+}
+
+/** Any JSON value, as a generated module types an unconstrained output's items. */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * The success of a call, by the contract's output type: an output type that takes any JSON object
+ * and array (an unconstrained output) answers content; an untyped contract (`unknown`) either.
+ */
+export type McpToolOutput<O> = unknown extends O ? McpStructuredOutput<O> | McpContentOutput<O> : [{ [key: string]: unknown } | Json[]] extends [O] ? McpContentOutput<O> : McpStructuredOutput<O>;
 
 /** The contract names of a set. */
 export type ToolNameOf<Cs extends ContractSet> = Cs[keyof Cs]['name'];
@@ -47,7 +79,8 @@ export interface McpToolClient<Cs extends ContractSet, Options> {
    * there is none: `invalid_envelope`/`invalid_input` (nothing was sent), `unknown_tool` (the
    * server lists no such tool, nor its portable name), `cancelled` (the signal), `handler_failed`
    * (the request failed, or the tool answered `isError` without one of the runtime's codes),
-   * `invalid_output` (the result breaks the contract or carries no JSON output), or the code of
+   * `invalid_output` (the result breaks the contract, carries no JSON output for a contract with a
+   * structured output, or blocks that are no content blocks for an unconstrained one), or the code of
    * an `isError` result a runtime-served tool gave (`denied: …`, `budget_exhausted: …`).
    */
   call<N extends ToolNameOf<Cs>>(name: N, args: InputOf<ContractNamed<Cs, N>>, options?: Options): Promise<McpToolCallResult<OutputOf<ContractNamed<Cs, N>>>>;
@@ -146,15 +179,16 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
   return {
     async call(name, args, options) {
       try {
-        return await callChecked(name, args, options);
+        // The result is read for the contract the name selects: its type is the one `call` declares.
+        return (await callChecked(name, args, options)) as never;
       } catch (error) {
         // What the caller passed may throw when read (a getter on the options): a result, never a rejection.
-        return failure('handler_failed', `the call could not be made: ${describeThrown(error)}`) as McpToolCallResult<never>;
+        return failure('handler_failed', `the call could not be made: ${describeThrown(error)}`) as never;
       }
     },
   };
 
-  async function callChecked(name: unknown, args: unknown, options: unknown): Promise<McpToolCallResult<never>> {
+  async function callChecked(name: unknown, args: unknown, options: unknown): Promise<McpToolCallResult<unknown>> {
     const contract = typeof name === 'string' ? byName.get(name) : undefined;
     if (contract === undefined) return failure('unknown_tool', `no contract for a tool named ${JSON.stringify(String(name))} in this set; it has: ${describeNames([...byName.keys()].sort())}`);
     const sent = checkedArguments(contract, args);
@@ -187,7 +221,7 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
     } catch (error) {
       return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
     }
-    return readResult(contract, tool, received) as McpToolCallResult<never>;
+    return readResult(contract, tool, received);
   }
 }
 
@@ -243,7 +277,37 @@ function readResult(contract: AnyContract, tool: ListedTool, received: unknown):
   const content = Array.isArray(result.content) ? result.content : [];
   const text = content.find((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string')?.text;
   if (result.isError === true) return { ok: false, error: toolErrorOf(name, text), received: result };
+  return isUnconstrained(contract.outputSchema) ? readContent(contract, text, result) : readOutput(contract, tool, text, result);
+}
 
+/** Keywords that validate nothing: an output schema of these alone is `{}` with notes. */
+const annotations: ReadonlySet<string> = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
+function isUnconstrained(schema: Readonly<Record<string, unknown>>): boolean {
+  return Object.keys(schema).every((key) => annotations.has(key));
+}
+
+/** An unconstrained output: the content blocks, checked, and the JSON the result carries if it carries any. */
+function readContent(contract: AnyContract, text: string | undefined, result: McpReceivedResult): McpToolCallResult<unknown> {
+  const blocks = copyContent(result.content ?? [], defaultEnvelopeLimits);
+  if (!blocks.ok) return failure('invalid_output', `the content of "${contract.name}" is not MCP content blocks: ${blocks.problem}`, result);
+  let output: unknown = result.structuredContent;
+  if (output === undefined && text !== undefined) {
+    try {
+      output = contract.exactNumbers ? parseJson(text, { exactNumbers: true }) : (JSON.parse(text) as unknown);
+    } catch {
+      // Text that is not JSON is the tool's answer, carried as content.
+    }
+  }
+  if (output === undefined) return { ok: true, output: undefined, content: blocks.content, received: result };
+  const checked = heldToContract(contract, output, result);
+  // A text that is JSON but no object or array (`42`, `"done"`) is content as well.
+  if (!checked.ok && result.structuredContent === undefined) return { ok: true, output: undefined, content: blocks.content, received: result };
+  return checked.ok ? { ok: true, output: checked.output, content: blocks.content, received: result } : checked;
+}
+
+function readOutput(contract: AnyContract, tool: ListedTool, text: string | undefined, result: McpReceivedResult): McpToolCallResult<unknown> {
+  const name = contract.name;
   let output: unknown;
   if (result.structuredContent !== undefined) {
     output = exactTwin(contract, text, result.structuredContent) ?? result.structuredContent;
@@ -258,7 +322,12 @@ function readResult(contract: AnyContract, tool: ListedTool, received: unknown):
       return failure('invalid_output', `the result of "${name}" carries no structuredContent, and its text is not JSON (the tool is listed without an output schema, so its output is read from its text): ${describeThrown(error)}`, result);
     }
   }
-  // Held to the envelope as the runtime holds outputs: a copy of plain JSON data, read once.
+  return heldToContract(contract, output, result);
+}
+
+/** Held to the envelope as the runtime holds outputs (a copy of plain JSON data, read once), then to the output contract. */
+function heldToContract(contract: AnyContract, output: unknown, result: McpReceivedResult): McpStructuredOutput<unknown> | Failure {
+  const name = contract.name;
   const copy = copyEnvelope(output, defaultEnvelopeLimits, contract.exactNumbers);
   if (copy === undefined) return failure('invalid_output', `output of "${name}" is not a plain JSON object or array: ${whyNotEnvelope(output, defaultEnvelopeLimits, contract.exactNumbers)}`, result);
   const checked = contract.output.validate(copy);

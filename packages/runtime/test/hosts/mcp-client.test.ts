@@ -7,9 +7,9 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { contracts, type Contracts, type CreateEntitiesOutput, type GetSumInput, type ReadGraphOutput } from '../../../../fixtures/import/generated/index.js';
+import { contracts, type Contracts, type CreateEntitiesOutput, type EchoOutput, type GetSumInput, type ReadGraphOutput } from '../../../../fixtures/import/generated/index.js';
 import { compileContracts } from '../../../../src/compiler.js';
-import { CapabilityRuntime, ToolError, ToolPolicy, type ContractSet } from '../../src/index.js';
+import { CapabilityRuntime, ToolError, ToolPolicy, type ContentBlock, type ContractSet } from '../../src/index.js';
 import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
 import { mcpToolHandlers } from '../../src/hosts/mcp.js';
 import { mcpToolClient, mcpToolClientV1, type McpToolCallResult, type McpToolClient } from '../../src/hosts/mcp-client.js';
@@ -170,15 +170,28 @@ describe.each(['v1', 'v2'] as const)('typed calls over MCP SDK %s Client, over s
     );
 
     it(
-      'a tool listed without an output schema gives its output as the JSON in its text, and text that is not JSON is refused',
+      'a tool whose contract leaves its output unconstrained answers its content blocks, and its JSON as the output when its text is JSON',
       async () => {
         const env = await everything.tools.call('get-env', {}, { timeout: slow });
         if (!env.ok) throw env.error;
         expect(env.output).toMatchObject({ PATH: expect.any(String) });
+        expect(env.content).toEqual([{ type: 'text', text: expect.stringMatching(/^\{/) }]);
 
+        // Text tools: the text is the answer, typed as content blocks; there is no JSON output.
         const echo = await everything.tools.call('echo', { message: 'hello' }, { timeout: slow });
-        expect(echo).toMatchObject({ ok: false, error: { code: 'invalid_output' }, received: { content: [{ type: 'text', text: 'Echo: hello' }] } });
-        expect((echo as { error: ToolError }).error.message).toMatch(/^the result of "echo" carries no structuredContent, and its text is not JSON/);
+        expectTypeOf(echo).toEqualTypeOf<McpToolCallResult<EchoOutput>>();
+        if (!echo.ok) throw echo.error;
+        expectTypeOf(echo.content).toEqualTypeOf<readonly ContentBlock[]>();
+        expectTypeOf(echo.output).toEqualTypeOf<EchoOutput | undefined>();
+        expect(echo).toEqual({ ok: true, output: undefined, content: [{ type: 'text', text: 'Echo: hello' }], received: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+        const sum = await everything.tools.call('get-sum', { a: 1, b: 2 }, { timeout: slow });
+        expect(sum).toMatchObject({ ok: true, output: undefined, content: [{ type: 'text', text: 'The sum of 1 and 2 is 3.' }] });
+
+        // The arguments are still checked before anything is sent.
+        const sentBefore = everything.sent.length;
+        // @ts-expect-error: message must be a string
+        expect(await everything.tools.call('echo', { message: 5 })).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ instancePath: '/message', keyword: 'type' }] } });
+        expect(everything.sent.length).toBe(sentBefore);
       },
       slow,
     );
@@ -213,7 +226,7 @@ describe.each(['v1', 'v2'] as const)('typed calls over MCP SDK %s Client, over s
       "the SDK's request options pass through; a signal aborted before the call sends nothing",
       async () => {
         const options = { timeout: slow, signal: new AbortController().signal };
-        expect(await everything.tools.call('get-sum', { a: 1, b: 2 }, options)).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+        expect(await everything.tools.call('get-sum', { a: 1, b: 2 }, options)).toMatchObject({ ok: true, content: [{ type: 'text' }] });
         expect(everything.sent.at(-1)).toEqual({ params: { name: 'get-sum', arguments: { a: 1, b: 2 } }, options });
 
         const sentBefore = everything.sent.length;
@@ -315,6 +328,30 @@ describe('results that carry no output', () => {
     });
     expect(await answering(null).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', message: 'the server answered the call to "math.add" with no tools/call result: null' } });
     expect(await answering({ content: [], structuredContent: { total: 2 } }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+  });
+
+  /** The echo contract (output unconstrained) and math.add (a structured output), both listed without an output schema. */
+  const listedBare = (answer: unknown) => mcpToolClient({ listTools: async () => ({ tools: [{ name: 'math.add' }, { name: 'echo' }] }), callTool: async () => answer }, { mathAdd, echo: contracts.echo });
+
+  it('a contract with a structured output still needs JSON: text that is not JSON is invalid_output', async () => {
+    expect(await listedBare({ content: [{ type: 'text', text: 'two' }] }).call('math.add', { left: 1, right: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_output', message: expect.stringMatching(/^the result of "math\.add" carries no structuredContent, and its text is not JSON/) },
+    });
+    expect(await listedBare({ content: [{ type: 'text', text: '{"total":"two"}' }] }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output', issues: [{ instancePath: '/total' }] } });
+  });
+
+  it('an unconstrained output carries any content blocks, checked; JSON that is no object or array is content too', async () => {
+    const image = { type: 'image', data: 'AA==', mimeType: 'image/png' };
+    expect(await listedBare({ content: [image, { type: 'text', text: 'a dot' }] }).call('echo', { message: 'x' })).toMatchObject({ ok: true, output: undefined, content: [image, { type: 'text', text: 'a dot' }] });
+    expect(await listedBare({ content: [{ type: 'text', text: '42' }] }).call('echo', { message: 'x' })).toMatchObject({ ok: true, output: undefined, content: [{ type: 'text', text: '42' }] });
+    expect(await listedBare({ content: [], structuredContent: { n: 1 } }).call('echo', { message: 'x' })).toMatchObject({ ok: true, output: { n: 1 }, content: [] });
+    expect(await listedBare({}).call('echo', { message: 'x' })).toMatchObject({ ok: true, output: undefined, content: [] });
+    expect(await listedBare({ content: [{ type: 'image', data: 'AA==' }] }).call('echo', { message: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_output', message: 'the content of "echo" is not MCP content blocks: content block 0 (image) needs a string "mimeType"' },
+    });
+    expect(await listedBare({ content: 'Echo: x' }).call('echo', { message: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
   });
 });
 
