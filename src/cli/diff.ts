@@ -6,7 +6,7 @@ import { compareDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import { diffContracts } from '../diff/diff-contracts.js';
 import { versionsAgainstRevision } from '../diff/git-base.js';
 import type { CliCommand } from './command.js';
-import { exactNumbersOptions, formatOption, inputsOf, settingsOf, withOptions } from './options.js';
+import { exactNumbersOptions, formatOption, inputsOf, settingsOf, verboseOption, withOptions } from './options.js';
 import { formatReport, type OutputFormat } from './report.js';
 
 /** `jtc diff <old> <new>` or `jtc diff --base <rev> <inputs…>`. */
@@ -16,7 +16,7 @@ export const diffCommand: CliCommand = (program, context) => {
     .summary('compare two versions of a set of contracts; exit 1 when a change breaks callers or consumers')
     .description('Compare two versions of a set of contracts (jtc diff <old> <new>, or jtc diff --base <rev> <inputs...>) and classify every change for callers and for consumers of the output; exit 1 when one breaks.')
     .argument('[inputs...]', 'the old and the new version (two files or folders), or with --base the inputs to compare (default: "contracts" in jtc.config.json)');
-  withOptions(command, [new Option('--base <rev>', 'the git revision holding the old version of the inputs'), formatOption(), ...exactNumbersOptions()]).action((inputs: string[], flags: { base?: string; format: OutputFormat }) => {
+  withOptions(command, [new Option('--base <rev>', 'the git revision holding the old version of the inputs'), formatOption(), ...exactNumbersOptions(), verboseOption()]).action((inputs: string[], flags: { base?: string; format: OutputFormat }) => {
     const settings = settingsOf(command);
     const options = { format: flags.format, exactNumbers: settings.exactNumbers };
     context.exitCode = flags.base === undefined ? runDiff(inputs, options, context.write) : runDiff(inputsOf('diff', inputs, settings), { ...options, base: flags.base }, context.write);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { defaultProjectOptions, emitKinds, formatConfigProblem, loadProjectConfig, type ProjectOptions } from '../config/project-config.js';
+import { type ConfigSearch, defaultProjectOptions, emitKinds, formatConfigProblem, type ProjectOptions, readProjectConfigFile, searchProjectConfig } from '../config/project-config.js';
 import { escapeForTerminal } from '../diagnostics/diagnostic.js';
 import { UsageError } from '../diagnostics/usage-error.js';
 import { targetProfiles } from '../targets/profiles/index.js';
@@ -38,8 +38,11 @@ const jobsOption = (): Option => new Option('-j, --jobs <n>', 'threads to genera
 
 const targetOption = (): Option => new Option('--target <names>', `add what these targets refuse (errors) or do not enforce (warnings); comma-separated or repeated: ${[...targetProfiles.keys()].join(', ')}`).argParser(addTargets);
 
+/** `--verbose`: which jtc.config.json applies, on standard error (standard output stays the report). */
+export const verboseOption = (): Option => new Option('--verbose', 'say on standard error which jtc.config.json applies, or where the search for one stopped');
+
 /** What `check` and `build` both take, `-o` described for the command. */
-export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption()];
+export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption(), verboseOption()];
 
 /** Adds options to a command, in order. */
 export function withOptions(command: Command, options: readonly (Option | Option[])[]): Command {
@@ -57,7 +60,9 @@ export type Settings = ProjectOptions;
 export function settingsOf(command: Command): Settings {
   const cwd = process.cwd();
   const shown = (path: string): string => relative(cwd, path) || '.';
-  const config = loadProjectConfig(cwd);
+  const search = searchProjectConfig(cwd);
+  if (command.getOptionValue('verbose') === true) process.stderr.write(`jtc: ${escapeForTerminal(describeSearch(search, shown))}\n`);
+  const config = search.file === undefined ? undefined : readProjectConfigFile(search.file);
   if (config !== undefined && config.problems.length > 0) throw new ConfigurationError(config.problems.map((problem) => formatConfigProblem(problem, shown(problem.file))));
   const project: ProjectOptions = config?.options ?? defaultProjectOptions;
   const given = <T>(flag: string, otherwise: T): T => (command.getOptionValueSource(flag) === 'cli' ? (command.getOptionValue(flag) as T) : otherwise);
@@ -65,6 +70,18 @@ export function settingsOf(command: Command): Settings {
   const settings = { emit: given('emit', project.emit), exactNumbers: given('exactNumbers', project.exactNumbers), strict: given('strict', project.strict), targets: given('target', project.targets) };
   const withOut = out === undefined ? settings : { ...settings, out };
   return project.contracts === undefined ? withOut : { ...withOut, contracts: project.contracts.map(shown) };
+}
+
+/** Which configuration applies, or where the search stopped without one, for `--verbose`. */
+function describeSearch(search: ConfigSearch, shown: (path: string) => string): string {
+  if (search.file !== undefined) return `configuration: ${shown(search.file)}`;
+  const stop = {
+    'package.json': `stopped at ${shown(search.stoppedAt)}, a project's root (it holds package.json)`,
+    '.git': `stopped at ${shown(search.stoppedAt)}, a repository's root (it holds .git)`,
+    'home folder': `stopped below ${search.stoppedAt}, the home folder`,
+    'file system root': `reached ${search.stoppedAt}, the root of the file system`,
+  }[search.boundary];
+  return `configuration: none (the search for jtc.config.json ${stop}); the built-in defaults apply`;
 }
 
 /** Every problem of a configuration file, one line each (`main` prefixes each with `jtc:`), each escaped for the terminal. */

@@ -1,4 +1,5 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isSkippedFolder } from '../contract/discover.js';
 import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
@@ -46,16 +47,40 @@ export interface ProjectConfig {
 }
 
 /**
- * The `jtc.config.json` that applies to a folder: in it or the nearest folder above it. The search
- * stops at the root of the file system and at a folder holding `.git` (a repository's root), so a
- * configuration outside the project never applies.
+ * Where the search for a folder's configuration ended: at the file that applies, or at the
+ * folder where it stopped without one and why (the user's question when nothing applies).
  */
-export function findProjectConfig(startDir: string): string | undefined {
-  for (let folder = resolve(startDir); ; folder = dirname(folder)) {
+export type ConfigSearch = { readonly file: string } | { readonly file: undefined; readonly stoppedAt: string; readonly boundary: SearchBoundary };
+
+/** Why a search stopped: the marker of a project's root it found, the home folder (not searched from below), the root of the file system. */
+export type SearchBoundary = (typeof projectRootMarkers)[number] | 'home folder' | 'file system root';
+
+/** What marks a project's root folder: the search for a configuration goes no higher. */
+const projectRootMarkers = ['package.json', '.git'] as const;
+
+/**
+ * The search for the `jtc.config.json` that applies to a folder: in it or the nearest folder above
+ * it, within the project. The search stops at a project's root, a folder holding `package.json` or
+ * `.git` (whose own `jtc.config.json` still counts), below the home folder (a file there would
+ * apply to every folder under it; it counts only when the search starts there) and at the root of
+ * the file system, so a configuration outside the project never applies, nor sends its output there.
+ */
+export function searchProjectConfig(startDir: string, home: string = homedir()): ConfigSearch {
+  const start = resolve(startDir);
+  const homeFolder = resolve(home);
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (folder === homeFolder && folder !== start) return { file: undefined, stoppedAt: folder, boundary: 'home folder' };
     const candidate = join(folder, projectConfigFileName);
-    if (existsSync(candidate)) return candidate;
-    if (existsSync(join(folder, '.git')) || dirname(folder) === folder) return undefined;
+    if (existsSync(candidate)) return { file: candidate };
+    const marker = projectRootMarkers.find((name) => existsSync(join(folder, name)));
+    if (marker !== undefined) return { file: undefined, stoppedAt: folder, boundary: marker };
+    if (dirname(folder) === folder) return { file: undefined, stoppedAt: folder, boundary: 'file system root' };
   }
+}
+
+/** The `jtc.config.json` that applies to a folder (see searchProjectConfig), or undefined. */
+export function findProjectConfig(startDir: string, home?: string): string | undefined {
+  return searchProjectConfig(startDir, home).file;
 }
 
 /**

@@ -89,6 +89,39 @@ describe('jtc.config.json', () => {
     expect(jtc(['check'], repo)).toMatchObject({ code: 0, stdout: '4 contracts: 0 errors, 0 warnings\n' });
   });
 
+  it('applies no jtc.config.json from above a project root without .git, or from the home folder, and --verbose says which one applies', () => {
+    const outer = mkdtempSync(join(tmpdir(), 'jtc-outer-'));
+    const project = join(outer, 'downloads', 'tools');
+    cpSync('fixtures/valid/math.add.contract.json', join(project, 'contracts/math.add.contract.json'));
+    writeFileSync(join(project, 'package.json'), '{"name": "tools"}');
+    // A configuration above the project that would send the output outside it.
+    const escaped = `${outer}-escaped`;
+    writeFileSync(join(outer, 'jtc.config.json'), JSON.stringify({ contracts: ['downloads/tools/contracts'], out: escaped }));
+    const env = { ...process.env, HOME: join(outer, 'home') };
+    expect(jtc(['build'], project, env)).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name the output folder with -o <dir>, or "out" in jtc.config.json\n' });
+    expect(jtc(['check', '.', '--verbose'], join(project, 'contracts'), env)).toEqual({
+      code: 0,
+      stdout: '1 contract: 0 errors, 0 warnings\n',
+      stderr: "jtc: configuration: none (the search for jtc.config.json stopped at .., a project's root (it holds package.json)); the built-in defaults apply\n",
+    });
+    expect(existsSync(escaped)).toBe(false);
+    // Under the home folder, a jtc.config.json in the home folder applies to no folder below it.
+    const home = join(outer, 'home');
+    cpSync('fixtures/valid/math.add.contract.json', join(home, 'scratch/math.add.contract.json'));
+    writeFileSync(join(home, 'jtc.config.json'), JSON.stringify({ out: escaped }));
+    expect(jtc(['build', '.', '--verbose'], join(home, 'scratch'), env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `jtc: configuration: none (the search for jtc.config.json stopped below ${home}, the home folder); the built-in defaults apply\njtc: build: name the output folder with -o <dir>, or "out" in jtc.config.json\n`,
+    });
+    // The project's own file applies, from any folder in it, and --verbose names it (--format json keeps standard output JSON).
+    writeFileSync(join(project, 'jtc.config.json'), JSON.stringify({ contracts: ['contracts'], out: 'src/generated' }));
+    expect(jtc(['build', '--verbose'], join(project, 'contracts'), env)).toMatchObject({ code: 0, stderr: 'jtc: configuration: ../jtc.config.json\n' });
+    const json = jtc(['check', '--verbose', '--format', 'json'], project, env);
+    expect(json).toMatchObject({ code: 0, stderr: 'jtc: configuration: jtc.config.json\n' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ summary: { contracts: 1, errors: 0 } });
+  });
+
   it('without a configuration, a command naming no contracts says where they can be named', () => {
     const repo = project({ out: 'out' });
     expect(jtc(['build'], repo)).toEqual({ code: 2, stdout: '', stderr: 'jtc: build: name contract files or folders, or list them in jtc.config.json "contracts" (jtc help build)\n' });

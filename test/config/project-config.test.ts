@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultProjectOptions, findProjectConfig, findProjectConfigsBelow, formatConfigProblem, loadProjectConfig, projectConfigSchema, readProjectConfig } from '../../src/config/project-config.js';
+import { defaultProjectOptions, findProjectConfig, findProjectConfigsBelow, formatConfigProblem, loadProjectConfig, projectConfigSchema, readProjectConfig, searchProjectConfig } from '../../src/config/project-config.js';
 
 /** A folder tree: `.git` marks a repository's root, `jtc.config.json` files where the test puts them. */
 function tree(): { root: string; repo: string; deep: string } {
@@ -32,6 +32,34 @@ describe('findProjectConfig', () => {
     expect(findProjectConfig(deep)).toBeUndefined();
     expect(findProjectConfig(repo)).toBeUndefined();
     expect(findProjectConfig(root)).toBe(join(root, 'jtc.config.json'));
+  });
+});
+
+describe('searchProjectConfig', () => {
+  it('stops at a project root without .git: a folder holding package.json, whose own jtc.config.json still counts', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jtc-config-'));
+    const project = join(root, 'downloads', 'tools');
+    mkdirSync(join(project, 'contracts'), { recursive: true });
+    writeFileSync(join(root, 'jtc.config.json'), '{"out": "../outside"}');
+    writeFileSync(join(project, 'package.json'), '{}');
+    expect(searchProjectConfig(join(project, 'contracts'), '/nowhere')).toEqual({ file: undefined, stoppedAt: project, boundary: 'package.json' });
+    expect(searchProjectConfig(join(root, 'downloads'), '/nowhere')).toEqual({ file: join(root, 'jtc.config.json') });
+    writeFileSync(join(project, 'jtc.config.json'), '{}');
+    expect(searchProjectConfig(join(project, 'contracts'), '/nowhere')).toEqual({ file: join(project, 'jtc.config.json') });
+  });
+
+  it('never reaches the home folder from below it, and says where it stopped', () => {
+    const home = mkdtempSync(join(tmpdir(), 'jtc-home-'));
+    const scratch = join(home, 'scratch', 'contracts');
+    mkdirSync(scratch, { recursive: true });
+    writeFileSync(join(home, 'jtc.config.json'), '{}');
+    expect(searchProjectConfig(scratch, home)).toEqual({ file: undefined, stoppedAt: home, boundary: 'home folder' });
+    expect(findProjectConfig(scratch, home)).toBeUndefined();
+    // Started there, the home folder's own file applies, as any folder's does.
+    expect(findProjectConfig(home, home)).toBe(join(home, 'jtc.config.json'));
+    writeFileSync(join(home, 'scratch', 'jtc.config.json'), '{}');
+    expect(findProjectConfig(scratch, home)).toBe(join(home, 'scratch', 'jtc.config.json'));
+    expect(searchProjectConfig('/', home)).toEqual(existsSync('/jtc.config.json') ? { file: '/jtc.config.json' } : { file: undefined, stoppedAt: '/', boundary: existsSync('/package.json') ? 'package.json' : existsSync('/.git') ? '.git' : 'file system root' });
   });
 });
 
