@@ -7,7 +7,7 @@ import { parseJson } from '../json.js';
 import { jsonEqual } from '../support/json-equal.default.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { portableName } from '../targets/tool-names.js';
-import { outputAsDoubles } from './results.js';
+import { outputAsDoubles, toolErrorMetaKey } from './results.js';
 
 /**
  * Typed calls to the tools of an MCP server, held to the contracts of a build: the arguments are
@@ -276,7 +276,7 @@ function readResult(contract: AnyContract, tool: ListedTool, received: unknown):
   const result = received as McpReceivedResult;
   const content = Array.isArray(result.content) ? result.content : [];
   const text = content.find((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string')?.text;
-  if (result.isError === true) return { ok: false, error: toolErrorOf(name, text), received: result };
+  if (result.isError === true) return { ok: false, error: toolErrorOf(name, text, result._meta), received: result };
   return isUnconstrained(contract.outputSchema) ? readContent(contract, text, result) : readOutput(contract, tool, text, result);
 }
 
@@ -352,12 +352,22 @@ function exactTwin(contract: AnyContract, text: string | undefined, structured: 
 
 /**
  * An `isError` result as a ToolError: a tool the runtime serves words its failures `code: message`
- * (`denied: …`), which keeps its code; any other text is the tool's own failure.
+ * (`denied: …`) and marks them as its own in `_meta`; with that mark naming the same code, the
+ * code is kept. Any other text, `cancelled: …` from a server that is not the runtime's included,
+ * is the tool's own failure.
  */
-function toolErrorOf(name: string, text: string | undefined): ToolError {
+function toolErrorOf(name: string, text: string | undefined, meta: unknown): ToolError {
   const code = text === undefined ? undefined : /^([a-z_]+): /.exec(text)?.[1];
-  if (code !== undefined && toolErrorCodes.has(code)) return new ToolError(code as ToolErrorCode, text!.slice(code.length + 2));
+  if (code !== undefined && toolErrorCodes.has(code) && markedCode(meta) === code) return new ToolError(code as ToolErrorCode, text!.slice(code.length + 2));
   return new ToolError('handler_failed', `"${name}" answered with an error: ${text ?? '(no text)'}`);
+}
+
+/** The code a runtime's error result names in its `_meta` mark; read without running a getter. */
+function markedCode(meta: unknown): unknown {
+  const mark = copyEnvelope(meta, defaultEnvelopeLimits, false);
+  if (typeof mark !== 'object' || mark === null || Array.isArray(mark)) return undefined;
+  const ours = (mark as Record<string, unknown>)[toolErrorMetaKey];
+  return typeof ours === 'object' && ours !== null ? (ours as Record<string, unknown>)['code'] : undefined;
 }
 
 function signalOf(options: unknown): AbortSignal | undefined {

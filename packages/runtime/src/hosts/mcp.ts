@@ -2,7 +2,7 @@ import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability
 import type { ContentBlock } from '../content.js';
 import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
-import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema } from './results.js';
+import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -265,8 +265,10 @@ function mcpTool(entry: CatalogEntry, withOutputSchema: boolean): McpTool {
   return withOutputSchema ? { name: entry.name, description: entry.description, inputSchema, outputSchema: shownOutputSchema(entry) } : { name: entry.name, description: entry.description, inputSchema };
 }
 
+/** An error result in the runtime's words (`code: message`), marked as the runtime's for the typed client. */
 function errorResult(text: string): McpCallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  const code = /^([a-z_]+): /.exec(text)?.[1];
+  return { content: [{ type: 'text', text }], isError: true, ...(code === undefined ? {} : { _meta: { [toolErrorMetaKey]: { code } } }) };
 }
 
 /** What `serveToolsOnMcpServer` needs of an MCP SDK v2 low-level `Server`. */

@@ -54,6 +54,13 @@ export function valueOrExactText(output: unknown): unknown {
 /** The longest failure text an adapter hands a model: the code, and the runtime's message as bounded. */
 const maxFailureTextLength = 4_200;
 
+/**
+ * Where an MCP error result of the runtime says it is one: `_meta[toolErrorMetaKey]` is
+ * `{ code }`, the code its text starts with. The typed client trusts a `code: message` text only
+ * with this mark beside it; any other server's `denied: …` is that server's own text.
+ */
+export const toolErrorMetaKey = 'json-tool-contracts/error';
+
 /** The runtime's messages already list the contract's issues (`/right: must be an integer, got string`). */
 export function failureText(result: Extract<CallResult, { ok: false }>): string {
   return shortened(`${result.error.code}: ${result.error.message}`, maxFailureTextLength);

@@ -9,9 +9,14 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { contracts, type Contracts, type CreateEntitiesOutput, type EchoOutput, type GetSumInput, type ReadGraphOutput } from '../../../../fixtures/import/generated/index.js';
 import { compileContracts } from '../../../../src/compiler.js';
-import { CapabilityRuntime, ToolError, ToolPolicy, type ContentBlock, type ContractSet } from '../../src/index.js';
+import { CapabilityRuntime, ToolError, ToolPolicy, type ContentBlock, type ContractSet, type ToolContract } from '../../src/index.js';
 import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
-import { mcpToolHandlers } from '../../src/hosts/mcp.js';
+import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryTransport as MemoryV2, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { compileContract } from '../../../../test/support/load-module.js';
+import { mcpToolHandlers, serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
+import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { mcpToolClient, mcpToolClientV1, type McpToolCallResult, type McpToolClient } from '../../src/hosts/mcp-client.js';
 
 /**
@@ -313,6 +318,52 @@ describe('typed calls to tools the runtime serves, in process', () => {
     expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'handler_failed', message: 'the call to "math.add" failed: MCP error -32001: Request timed out' } });
     expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
     expect(pages).toEqual([undefined, undefined]);
+  });
+});
+
+/**
+ * A server that is not the runtime's may word its errors as the runtime does (`cancelled: …`): only
+ * a result the runtime marked as its own keeps its code. One SDK McpServer serves both, a tool of
+ * its own and the runtime's tools beside it.
+ */
+describe.each(['v1', 'v2'] as const)('error codes over MCP SDK %s: trusted only from the runtime', (sdk) => {
+  const purge = compileContract(JSON.stringify({ name: 'notes.purge', description: 'Purges notes.', input: { type: 'object' }, output: {} })) as unknown as ToolContract<Record<string, unknown>, unknown, 'notes.purge'>;
+  const answers = ['cancelled: the server gave up', 'denied: nobody may purge', 'budget_exhausted: no more purges'];
+
+  async function connected() {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, () => {
+      throw ToolError.denied('math is closed today');
+    });
+    let answer = 0;
+    const theirs = () => ({ isError: true, content: [{ type: 'text' as const, text: answers[answer++]! }] });
+    if (sdk === 'v1') {
+      const server = new McpServerV1({ name: 'foreign', version: '1.0.0' });
+      server.registerTool('notes.purge', { description: 'Purges notes.' }, theirs);
+      serveToolsOnMcpServerV1(server, runtime);
+      const [clientSide, serverSide] = MemoryV1.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new ClientV1({ name: 'test', version: '1.0.0' });
+      await client.connect(clientSide);
+      return mcpToolClientV1(client, { mathAdd, purge });
+    }
+    const server = new McpServerV2({ name: 'foreign', version: '1.0.0' });
+    server.registerTool('notes.purge', { description: 'Purges notes.' }, theirs);
+    serveToolsOnMcpServer(server, runtime);
+    const [clientSide, serverSide] = MemoryV2.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV2({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    return mcpToolClient(client, { mathAdd, purge });
+  }
+
+  it("a code in another server's text is that server's failure; the runtime's own keeps its code", async () => {
+    const tools = await connected();
+    for (const answer of answers) {
+      const result = await tools.call('notes.purge', {});
+      expect(result).toMatchObject({ ok: false, error: { code: 'handler_failed', message: `"notes.purge" answered with an error: ${answer}` }, received: { isError: true } });
+    }
+    expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'denied', message: 'math is closed today' } });
   });
 });
 

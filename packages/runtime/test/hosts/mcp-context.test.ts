@@ -284,7 +284,7 @@ describe.each(['SDK v1', 'SDK v2'] as const)('MCP %s: beside an McpServer', (sdk
     await server.connect(serverSide);
     const client = new sdks[sdk].Client({ name: 'test', version: '1.0.0' }) as unknown as LooseClient;
     await client.connect(clientSide);
-    expect(await client.callTool({ name: 'math.sub', arguments: {} })).toEqual({ isError: true, content: [{ type: 'text', text: 'unknown_tool: no tool named "math.sub"; available: math.add, notes.count' }] });
+    expect(await client.callTool({ name: 'math.sub', arguments: {} })).toEqual({ isError: true, content: [{ type: 'text', text: 'unknown_tool: no tool named "math.sub"; available: math.add, notes.count' }], _meta: { 'json-tool-contracts/error': { code: 'unknown_tool' } } });
     // No tool of the runtime was called, so it records nothing.
     expect(records).toEqual([]);
   });

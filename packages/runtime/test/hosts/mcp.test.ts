@@ -182,7 +182,7 @@ describe('mcpToolHandlers without an SDK', () => {
         },
       },
     );
-    await expect(mcp.callTool(hostile)).resolves.toEqual({ isError: true, content: [{ type: 'text', text: 'invalid_params: the tools/call parameters cannot be read: no reading' }] });
+    await expect(mcp.callTool(hostile)).resolves.toEqual({ isError: true, content: [{ type: 'text', text: 'invalid_params: the tools/call parameters cannot be read: no reading' }], _meta: { 'json-tool-contracts/error': { code: 'invalid_params' } } });
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
     await expect(mcp.callTool(revoked.proxy)).resolves.toMatchObject({ isError: true });
