@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmEnvironment, packedPackages } from './support/packed-packages.js';
 
 /**
- * Every TypeScript and JavaScript block of README.md and docs/ compiled as a user compiles it: the
+ * Every TypeScript and JavaScript block of the READMEs and docs/ compiled as a user compiles it: the
  * two packed tarballs installed into an empty project, the host SDKs linked in from this
  * repository's node_modules, each page's `./generated/` built there by the packed `jtc`, and one tsc
  * program over every block under the tsconfig `jtc init` writes. The fence info says what a block is
@@ -24,8 +24,10 @@ import { npmEnvironment, packedPackages } from './support/packed-packages.js';
  */
 
 const root = resolve('.');
+/** The pages: this README, the runtime package's (npm shows it) and every page of docs/. */
 const pages = [
   'README.md',
+  'packages/runtime/README.md',
   ...readdirSync('docs')
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
@@ -139,7 +141,7 @@ const name = (block: Block): string => {
 const errorsOf = new Map<Block, string[]>();
 const otherErrors: string[] = [];
 
-describe('the code blocks of README.md and docs/', () => {
+describe('the code blocks of the READMEs and docs/', () => {
   /** npm, jtc, tsc and node on a busy machine: room for one many times slower than a quiet one. */
   const processTimeout = 900_000;
   const jtc = join(project, 'node_modules', 'json-tool-contracts', 'bin', 'jtc.js');
@@ -208,12 +210,16 @@ describe('the code blocks of README.md and docs/', () => {
   }, processTimeout);
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  it('marks every block with words it knows, and one that runs or is imported as a whole file', () => {
+  it('marks every block with words it knows: a partial block neither runs nor is imported, a file= name is a plain file name, once per page', () => {
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) {
       expect(block.unknown, `${name(block)}: unknown fence words (the marks are ${marks.join(', ')}, file=<name>)`).toEqual([]);
       if (block.marks.includes('partial')) expect(block.marks.includes('run') || block.file !== undefined, `${name(block)}: a partial block can neither run nor be imported`).toBe(false);
       if (block.extension === '.json') expect(block.marks.includes('run') || block.file !== undefined, `${name(block)}: a JSON block neither runs nor is imported`).toBe(false);
+      if (block.file !== undefined) {
+        expect(block.file, `${name(block)}: file= names a file beside the page's blocks, with the block's extension`).toMatch(new RegExp(`^[\\w-]+(\\.[\\w-]+)*\\${block.extension}$`));
+        expect(blocks.filter((other) => other.path === block.path).map(name), `${name(block)}: two blocks of the page are the same file`).toEqual([name(block)]);
+      }
     }
   });
 
