@@ -131,10 +131,10 @@ console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 
       expect({ code: js.status, stderr: js.stderr }).toEqual({ code: 0, stderr: '' });
       const imported = spawnSync(process.execPath, ['-e', "import('./out-js/index.mjs').then(({ mathAdd }) => console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.is({ left: 1 })));"], { cwd: project, encoding: 'utf8' });
       expect({ stdout: imported.stdout.trim(), stderr: imported.stderr }).toEqual({ stdout: 'true false', stderr: '' });
-      if ((process.features as { require_module?: boolean }).require_module === true) {
-        const required = spawnSync(process.execPath, ['--no-warnings', '-e', "const { mathAdd } = require('./out-js/index.mjs'); console.log(mathAdd.output.is({ total: 3 }));"], { cwd: project, encoding: 'utf8' });
-        expect({ stdout: required.stdout.trim(), stderr: required.stderr }).toEqual({ stdout: 'true', stderr: '' });
-      }
+      // Every Node the engines field names (20.19+, 22.12+, 24+) requires ES modules from CommonJS: the modules and the runtime alike.
+      expect((process.features as { require_module?: boolean }).require_module).toBe(true);
+      const required = spawnSync(process.execPath, ['--no-warnings', '-e', "const { mathAdd } = require('./out-js/index.mjs'); const { CapabilityRuntime } = require('@json-tool-contracts/runtime'); console.log(mathAdd.output.is({ total: 3 }), typeof CapabilityRuntime);"], { cwd: project, encoding: 'utf8' });
+      expect({ stdout: required.stdout.trim(), stderr: required.stderr }).toEqual({ stdout: 'true function', stderr: '' });
     },
     processTimeout,
   );
@@ -143,7 +143,7 @@ console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 
 describe('the development setup', () => {
   it('runs npm scripts and tests on the Node the user has: no dependency puts a `node` in node_modules/.bin', () => {
     // npm puts node_modules/.bin first on every script's PATH, so such a binary would run the
-    // whole suite on another Node than the engines field (>= 20) promises (tools/node22 is apart).
+    // whole suite on another Node than the engines field promises (tools/node22 is apart).
     expect(existsSync('node_modules/.bin/node')).toBe(false);
   });
 });
