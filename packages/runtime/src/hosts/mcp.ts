@@ -467,7 +467,9 @@ function requireMcp(request: ToolRequest<unknown>, what: string): McpCallContext
 /**
  * Reports progress on the call to the client (`notifications/progress`), if it asked for progress
  * (sent a `progressToken`); resolves false when there is nobody to tell. `progress` should grow
- * with each report; `total` and `message` are optional.
+ * with each report; `total` and `message` are optional. Best effort: both SDK clients can drop a
+ * report that reaches them in the same read as the result (typescript-sdk#2580), so never make
+ * the last report just before returning the thing a client waits for.
  */
 export async function mcpProgress(request: ToolRequest<unknown>, progress: number, details: { readonly total?: number; readonly message?: string } = {}): Promise<boolean> {
   const context = mcpContext(request);

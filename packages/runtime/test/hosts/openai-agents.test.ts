@@ -1,4 +1,4 @@
-import { Agent, Runner, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, ModelBehaviorError, Runner, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { openAiAgentsTools } from '../../src/hosts/openai-agents.js';
@@ -67,10 +67,10 @@ function runtimeWith(total: (left: number, right: number) => unknown = (left, ri
   return runtime;
 }
 
-async function runAgent(runtime: CapabilityRuntime, toolName: string, argumentText: string) {
+async function runAgent(runtime: CapabilityRuntime, toolName: string, argumentText: string, config: ConstructorParameters<typeof Runner>[0] = {}) {
   const model = new ScriptedModel(toolName, argumentText);
   const agent = new Agent({ name: 'calculator', instructions: 'Use the tools.', model, tools: openAiAgentsTools(runtime) });
-  const result = await new Runner({ tracingDisabled: true }).run(agent, 'go');
+  const result = await new Runner({ tracingDisabled: true, ...config }).run(agent, 'go');
   return { model, result };
 }
 
@@ -109,6 +109,15 @@ describe('@openai/agents: tools backed by the runtime', () => {
   it('an open object is offered without strict and accepts what its contract accepts', async () => {
     const { model } = await runAgent(runtimeWith(), 'notes_tag', '{"id":"n1","meta":{"any":1}}');
     expect(model.toolOutput()).toBe('{"id":"n1"}');
+  });
+
+  it('a tool the agent lacks is refused by the SDK before the adapter sees it: ModelBehaviorError, or its own text to the model when asked', async () => {
+    const runtime = runtimeWith();
+    await expect(runAgent(runtime, 'math_sub', '{}')).rejects.toThrow(new ModelBehaviorError('Tool math_sub not found in agent calculator.'));
+    const { model } = await runAgent(runtime, 'math_sub', '{}', { toolNotFoundBehavior: 'return_error_to_model' });
+    expect(model.toolOutput()).toMatch(/math_sub/);
+    expect(String(model.toolOutput())).not.toMatch(/unknown_tool/);
+    expect(runtime.records()).toEqual([]);
   });
 
   it("exact-mode numbers are read from the model's own text, every digit kept", async () => {
