@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
 import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer } from '@json-tool-contracts/runtime/mcp';
+import { mcpNodeListener } from '@json-tool-contracts/runtime/mcp/http';
 import { completable, createMcpHandler, hostHeaderValidationResponse, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import * as contracts from './generated/index.mjs';
@@ -184,22 +185,4 @@ async function serve(request) {
   return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
 }
 
-createServer(async (incoming, outgoing) => {
-  try {
-    const chunks = [];
-    for await (const chunk of incoming) chunks.push(chunk);
-    const body = ['GET', 'HEAD'].includes(incoming.method ?? 'GET') ? undefined : Buffer.concat(chunks);
-    const controller = new AbortController();
-    outgoing.on('close', () => controller.abort());
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const response = await serve(new Request(`http://${incoming.headers.host ?? '127.0.0.1'}${incoming.url ?? '/'}`, { method: incoming.method, headers, body, signal: controller.signal }));
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body === null) return void outgoing.end();
-    for await (const chunk of response.body) outgoing.write(chunk);
-    outgoing.end();
-  } catch (error) {
-    if (!outgoing.headersSent) outgoing.writeHead(500).end(String(error));
-    else outgoing.end();
-  }
-}).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));
+createServer(mcpNodeListener({ fetch: serve })).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

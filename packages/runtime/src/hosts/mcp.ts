@@ -2,6 +2,7 @@ import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability
 import type { ContentBlock } from '../content.js';
 import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
+import { cacheHint, logToStderr, modernLogRoute, requestRevision, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
 /**
@@ -17,9 +18,6 @@ import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutput
 
 /** The MCP revision whose rules the results follow. */
 export type McpProtocolVersion = '2025-11-25' | '2026-07-28';
-
-/** Where a 2026-07-28 request names its revision: the reserved key of its `_meta` envelope. */
-const protocolVersionMetaKey = 'io.modelcontextprotocol/protocolVersion';
 
 export interface McpToolHandlersOptions {
   /**
@@ -37,12 +35,18 @@ export interface McpToolHandlersOptions {
    * whole number of milliseconds, default 0) and `cacheScope` (`private`, the default, or
    * `public`), the SDK v2's own defaults. Invalid values throw a RangeError at once.
    */
-  readonly toolsListCache?: { readonly ttlMs?: number; readonly cacheScope?: 'public' | 'private' };
+  readonly toolsListCache?: McpCacheHint;
   /**
    * Whether the client asked not to hear log messages of this level (`logging/setLevel`), for a
    * server that keeps track; the SDK adapters set it. Without it every `mcpLog` message is sent.
    */
   readonly isLogIgnored?: (level: McpLoggingLevel, sessionId: string | undefined) => boolean;
+  /**
+   * Where `mcpLog` sends a message of a 2026-07-28 request that names no log level
+   * (`io.modelcontextprotocol/logLevel`), which the revision forbids sending to the client:
+   * by default one JSON line on stderr, as the revision advises. Pass `() => {}` to drop them.
+   */
+  readonly unsentLog?: McpUnsentLog;
 }
 
 export type McpLoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -160,7 +164,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   const listCache = cacheHint(options.toolsListCache);
   const wire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { resultType: 'complete' } : {});
   const listWire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { ...wire(protocol), ...listCache } : {});
-  const revisionOf = (params: unknown, extra: unknown): McpProtocolVersion => options.protocolVersion ?? negotiatedRevision(params, extra);
+  const revisionOf = (params: unknown, extra: unknown): McpProtocolVersion => options.protocolVersion ?? requestRevision(params, extra);
   // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
   const listings = new Map<McpProtocolVersion, McpListing>();
   const current = (protocol: McpProtocolVersion): McpListing => {
@@ -192,7 +196,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
       return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
     }
     if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
-    const context = mcpCallContext(extra, protocol, options.isLogIgnored);
+    const context = mcpCallContext(extra, protocol, options);
     const result = await runtime.callAsync(name, args ?? {}, { context, signal: signalOf(extra) });
     if (!result.ok) return errorResult(failureText(result));
     // The text copy first: a client that reads only the first block still gets the output.
@@ -205,30 +209,6 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   }
 }
 
-/**
- * The revision a request names: 2026-07-28 and later requests carry it in their `_meta` envelope,
- * which SDK v2 lifts out into `ctx.mcpReq.envelope`; a later revision than we know follows
- * 2026-07-28's rules, the nearest we implement. Anything else is 2025-11-25.
- */
-function negotiatedRevision(params: unknown, extra: unknown): McpProtocolVersion {
-  const namedIn = (envelope: unknown): unknown => (isObject(envelope) ? envelope[protocolVersionMetaKey] : undefined);
-  let named: unknown;
-  try {
-    const lifted = namedIn(isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['envelope'] : undefined);
-    named = typeof lifted === 'string' ? lifted : namedIn(isObject(params) ? params['_meta'] : undefined);
-  } catch {
-    // Parameters that throw when read (a hostile proxy) name no revision.
-  }
-  return typeof named === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(named) && named >= '2026-07-28' ? '2026-07-28' : '2025-11-25';
-}
-
-function cacheHint(hint: McpToolHandlersOptions['toolsListCache'] = {}): { ttlMs: number; cacheScope: 'public' | 'private' } {
-  const { ttlMs = 0, cacheScope = 'private' } = hint;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new RangeError(`toolsListCache.ttlMs must be a whole number of milliseconds of at least 0, got ${String(ttlMs)}`);
-  if (cacheScope !== 'public' && cacheScope !== 'private') throw new RangeError(`toolsListCache.cacheScope must be "public" or "private", got ${String(cacheScope)}`);
-  return { ttlMs, cacheScope };
-}
-
 interface McpListing {
   readonly revision: number;
   /** Frozen all the way down: every `tools/list` result shares these. */
@@ -239,6 +219,7 @@ interface McpListing {
 
 function mcpListing(runtime: CapabilityRuntime, structured: (entry: CatalogEntry) => boolean): McpListing {
   const revision = runtime.catalogRevision;
+  // catalog() is by name, whatever the order of registration: every instance of a fleet lists alike (2026-07-28 asks for a deterministic order).
   const catalog = runtime.catalog();
   return {
     revision,
@@ -364,7 +345,7 @@ function sdkToolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>
       refuseClash();
       const theirs = (await theirList(request, extra)) as { tools: McpTool[] };
       const { tools, ...wire } = mcp.listTools(paramsOf(request), extra);
-      return { ...theirs, ...wire, tools: [...tools, ...theirs.tools] };
+      return { ...theirs, ...wire, tools: [...tools, ...theirs.tools].sort(byName) };
     },
     async call(request, extra) {
       const name: unknown = request.params?.name;
@@ -405,31 +386,46 @@ export class McpContextError extends Error {
 }
 
 /** SDK v1's `extra`, SDK v2's `ctx`, or anything else (no context). */
-function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, isLogIgnored: McpToolHandlersOptions['isLogIgnored']): McpCallContext | undefined {
+function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions): McpCallContext | undefined {
   if (typeof extra !== 'object' || extra === null) return undefined;
   const from = extra as Record<string, unknown>;
   const sessionId = typeof from['sessionId'] === 'string' ? from['sessionId'] : undefined;
-  const logVia = (notify: (notification: McpMessage) => Promise<void>) => async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {
-    if (isLogIgnored?.(level, sessionId) === true) return;
-    await notify({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } });
+  /** 2025-11-25: the session's `logging/setLevel` decides; 2026-07-28: the request's own `logLevel`, and stderr when it names none. */
+  const toClient = (meta: unknown, level: McpLoggingLevel, data: unknown, logger: string | undefined): boolean => {
+    if (protocol === '2025-11-25') return options.isLogIgnored?.(level, sessionId) !== true;
+    const route = modernLogRoute(meta, level);
+    if (route === 'elsewhere') (options.unsentLog ?? logToStderr)(level, data, logger);
+    return route === 'client';
+  };
+  const logVia = (notify: (notification: McpMessage) => Promise<void>, meta: unknown) => async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {
+    if (toClient(meta, level, data, logger)) await notify({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } });
   };
   const v2 = from['mcpReq'] as V2Request | undefined;
   if (typeof v2 === 'object' && v2 !== null) {
     const http = from['http'] as { authInfo?: McpAuthInfo } | undefined;
     const notify = (notification: McpMessage) => v2.notify(notification);
-    // v2's own log knows the client's level in both eras.
-    const log = typeof v2.log === 'function' ? (level: McpLoggingLevel, data: unknown, logger: string | undefined) => v2.log!(level, data, logger) : logVia(notify);
+    // v2 lifts a 2026-07-28 envelope out of _meta; its own log knows the client's level in both eras, and drops what no client is to hear.
+    const envelope = protocol === '2026-07-28' ? (v2.envelope ?? v2._meta) : v2._meta;
+    const v2Log = v2.log;
+    const log =
+      typeof v2Log === 'function'
+        ? async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {
+            if (protocol === '2025-11-25' || toClient(envelope, level, data, logger)) await v2Log.call(v2, level, data, logger);
+          }
+        : logVia(notify, envelope);
     return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log);
   }
   const v1 = from as unknown as V1Extra;
   if (typeof v1.sendNotification !== 'function' || typeof v1.sendRequest !== 'function') return undefined;
   const notify = (notification: McpMessage) => v1.sendNotification(notification);
-  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify));
+  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify, v1._meta));
 }
 
 interface V2Request {
   readonly id?: string | number;
   readonly _meta?: Record<string, unknown>;
+  /** A 2026-07-28 request's reserved `_meta` keys, lifted out by the SDK. */
+  readonly envelope?: Record<string, unknown>;
   readonly signal?: AbortSignal;
   notify(notification: McpMessage): Promise<void>;
   send(request: McpMessage): Promise<unknown>;
@@ -536,6 +532,10 @@ export async function mcpElicit(request: ToolRequest<unknown>, params: McpElicit
     throw new McpContextError(`the client answered elicitation/create with no action (accept, decline or cancel): ${JSON.stringify(result)}`);
   }
   return result as McpElicitResult;
+}
+
+function byName(a: { readonly name: string }, b: { readonly name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,9 +1,9 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
-import { mcpCreateMessage, mcpToolHandlers, serveToolsOnMcpServer, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
+import { mcpCreateMessage, mcpLog, mcpToolHandlers, serveToolsOnMcpServer, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
 import { CapabilityRuntime, ToolPolicy } from '../../src/index.js';
 
 /**
@@ -128,5 +128,67 @@ describe('MCP 2026-07-28 negotiated with SDK v2', () => {
     expect(listed.tools.find((tool) => tool.name === 'notes.ids')?.outputSchema).toBeUndefined();
     expect(await client.callTool({ name: 'notes.ids', arguments: {} })).not.toHaveProperty('structuredContent');
     for (const message of wire.filter((m) => 'result' in m)) expect(Object.keys(message['result'] as object)).not.toContain('ttlMs');
+  });
+});
+
+describe('tools/list is in a deterministic order: by name, whatever the order of registration', () => {
+  const named = (name: string) => compileContract(JSON.stringify({ name, description: name, input: { type: 'object' }, output: { type: 'object' } }));
+
+  it('the runtime alone, and beside an McpServer whose own tools are sorted in', async () => {
+    const runtime = new CapabilityRuntime();
+    for (const name of ['zeta', 'alpha', 'Beta', 'mu']) runtime.registerTypedJsonTool(ToolPolicy.json(name), named(name) as never, (() => ({})) as never);
+    expect(
+      mcpToolHandlers(runtime)
+        .listTools(modern)
+        .tools.map((tool) => tool.name),
+    ).toEqual(['Beta', 'alpha', 'mu', 'zeta']);
+    const handler = createMcpHandler(() => {
+      const fresh = new McpServerV2({ name: 'both', version: '1.0.0' });
+      fresh.registerTool('nu', { description: 'theirs' }, () => ({ content: [] }));
+      fresh.registerTool('delta', { description: 'theirs' }, () => ({ content: [] }));
+      serveToolsOnMcpServer(fresh, runtime);
+      return fresh;
+    });
+    const client = new ClientV2({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: async (url, init) => handler.fetch(new Request(url, init)) }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['Beta', 'alpha', 'delta', 'mu', 'nu', 'zeta']);
+  });
+});
+
+describe('mcpLog on SDK v2 follows the revision of the request', () => {
+  it('2026-07-28: sent only at the level the request names; without one, to unsentLog (stderr by default)', async () => {
+    const unsent: unknown[] = [];
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, (async (input: { left: number; right: number }, request: never) => {
+      await mcpLog(request, 'debug', 'adding');
+      await mcpLog(request, 'warning', 'added');
+      return { total: input.left + input.right };
+    }) as never);
+    const handler = createMcpHandler(() => {
+      const server = new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: { logging: {} } });
+      serveToolsOnMcpServer(server, runtime, { unsentLog: (level, data) => void unsent.push([level, data]) });
+      return server;
+    });
+    const call = async (meta: Record<string, unknown>) => {
+      const response = await handler.fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'math.add' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'math.add', arguments: { left: 1, right: 2 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } } }),
+        }),
+      );
+      const text = await response.text();
+      return (response.headers.get('content-type')?.includes('event-stream') ? [...text.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!) : [text]).map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    const quiet = await call({});
+    expect(quiet.filter((message) => message['method'] === 'notifications/message')).toEqual([]);
+    expect(unsent).toEqual([
+      ['debug', 'adding'],
+      ['warning', 'added'],
+    ]);
+    unsent.length = 0;
+    const leveled = await call({ 'io.modelcontextprotocol/logLevel': 'info' });
+    expect(leveled.filter((message) => message['method'] === 'notifications/message').map((message) => (message['params'] as { data: unknown }).data)).toEqual(['added']);
+    expect(unsent).toEqual([]);
   });
 });

@@ -1,0 +1,264 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { compileContract } from '../../../../test/support/load-module.js';
+import { mcpCreateMessage, mcpLog, mcpProgress, type McpLoggingLevel } from '../../src/hosts/mcp.js';
+import { mcpHttpHandler, mcpNodeListener, type McpHttpHandlerOptions } from '../../src/hosts/mcp-http.js';
+import { CapabilityRuntime, ToolPolicy } from '../../src/index.js';
+
+/**
+ * `mcpHttpHandler`: the runtime's tools served by hand to both MCP revisions from one endpoint, a
+ * Web `Request` -> `Response` handler. Real SDK v2 clients, one pinned to 2026-07-28 and one speaking
+ * 2025-11-25, reach the same handler through `fetch` with no socket; every message is recorded.
+ */
+const textTool = (name: string, description: string) =>
+  compileContract(
+    JSON.stringify({
+      name,
+      description,
+      input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      output: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+    }),
+  );
+const echo = textTool('text.echo', 'Echoes its text, logging and reporting progress on the way.');
+const ask = textTool('text.ask', "Asks the client's model.");
+
+function served(): CapabilityRuntime {
+  const runtime = new CapabilityRuntime();
+  // Registered out of name order: tools/list answers by name whatever the order of registration.
+  runtime.registerTypedJsonTool(
+    ToolPolicy.json('text.echo'),
+    echo as never,
+    (async ({ text }: { text: string }, request: never) => {
+      await mcpProgress(request, 1, { total: 2 });
+      for (const level of ['debug', 'info', 'error'] as const) await mcpLog(request, level, `${level}: ${text}`);
+      return { text };
+    }) as never,
+  );
+  runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ((input: { left: number; right: number }) => ({ total: input.left + input.right })) as never);
+  runtime.registerTypedJsonTool(
+    ToolPolicy.json('text.ask'),
+    ask as never,
+    (async ({ text }: { text: string }, request: never) => {
+      const answer = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 10 });
+      return { text: `model said ${(answer.content as { text: string }).text}` };
+    }) as never,
+  );
+  return runtime;
+}
+
+interface Wire {
+  readonly sent: Record<string, unknown>[];
+  readonly received: Record<string, unknown>[];
+  readonly headers: Headers[];
+  /** Event streams still being read: a stream ends only after the client answered what it asked. */
+  readonly reading: Promise<void>[];
+}
+
+function recordingFetch(handler: { fetch(request: Request): Promise<Response> }, wire: Wire) {
+  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
+    const body = request.method === 'POST' ? await request.clone().text() : '';
+    if (body !== '') wire.sent.push(JSON.parse(body) as Record<string, unknown>);
+    wire.headers.push(request.headers);
+    const response = await handler.fetch(request);
+    const stream = response.headers.get('content-type')?.includes('event-stream') === true;
+    const read = response
+      .clone()
+      .text()
+      .then((text) => {
+        const messages = stream ? [...text.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!) : text === '' ? [] : [text];
+        for (const message of messages) wire.received.push(JSON.parse(message) as Record<string, unknown>);
+      });
+    if (stream) wire.reading.push(read);
+    else await read;
+    return response;
+  };
+}
+
+const unsent: [McpLoggingLevel, unknown][] = [];
+const options: McpHttpHandlerOptions = { serverInfo: { name: 'by-hand', version: '1.0.0' }, toolsListCache: { ttlMs: 30_000, cacheScope: 'public' }, unsentLog: (level, data) => void unsent.push([level, data]) };
+
+async function connect(handler: ReturnType<typeof mcpHttpHandler>, revision: '2026-07-28' | '2025-11-25', logLevel?: McpLoggingLevel) {
+  const wire: Wire = { sent: [], received: [], headers: [], reading: [] };
+  const client = new ClientV2({ name: 'test', version: '1.0.0' }, { capabilities: { sampling: {} }, ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : {}) });
+  const log: unknown[] = [];
+  client.setNotificationHandler('notifications/message', (notification) => void log.push(notification.params.data));
+  client.setRequestHandler('sampling/createMessage', (request) => ({ role: 'assistant', model: 'echo', content: { type: 'text', text: `"${(request.params.messages[0]!.content as { text: string }).text}"` } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: recordingFetch(handler, wire) }));
+  if (logLevel !== undefined) await client.setLoggingLevel(logLevel);
+  return { client, wire, log };
+}
+
+describe('mcpHttpHandler serves 2026-07-28 and 2025-11-25 clients from one handler, through fetch', () => {
+  const handler = mcpHttpHandler(served(), options);
+  afterAll(() => handler.close());
+
+  it('a 2026-07-28 client discovers, lists and calls with no initialize and no session', async () => {
+    const { client, wire } = await connect(handler, '2026-07-28');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const listed = await client.listTools();
+    expect(listed.tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo']);
+    expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } })).toMatchObject({ structuredContent: { total: 5 } });
+    expect(wire.sent.map((message) => message['method'])).toEqual(['server/discover', 'tools/list', 'tools/call']);
+    expect(wire.headers.every((headers) => headers.get('mcp-session-id') === null)).toBe(true);
+    const [discover, list, call] = wire.received.map((message) => message['result'] as Record<string, unknown>);
+    expect(discover).toMatchObject({ resultType: 'complete', ttlMs: 30_000, cacheScope: 'public', supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']) as unknown, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'by-hand', version: '1.0.0' } } });
+    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 30_000, cacheScope: 'public' });
+    expect(call).toMatchObject({ resultType: 'complete' });
+    // The revision's headers on every request the client sent: Mcp-Method, and Mcp-Name for a call.
+    expect(wire.headers.map((headers) => [headers.get('mcp-method'), headers.get('mcp-name'), headers.get('mcp-protocol-version')])).toEqual([
+      ['server/discover', null, '2026-07-28'],
+      ['tools/list', null, '2026-07-28'],
+      ['tools/call', 'math.add', '2026-07-28'],
+    ]);
+    expect(handler.sessionCount).toBe(0);
+  });
+
+  it('a 2025-11-25 client of the same handler initializes a session and gets that revision', async () => {
+    const { client, wire } = await connect(handler, '2025-11-25');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect(handler.sessionCount).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo']);
+    expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } })).toMatchObject({ structuredContent: { total: 5 } });
+    await client.ping();
+    expect(wire.sent.map((message) => message['method'])).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'ping']);
+    for (const message of wire.received.filter((m) => 'result' in m)) expect(Object.keys(message['result'] as object)).not.toContain('resultType');
+    await client.close();
+  });
+
+  it('log messages: a 2026-07-28 request hears them only at the level it names, and without one they go to stderr', async () => {
+    unsent.length = 0;
+    const { client, wire, log } = await connect(handler, '2026-07-28');
+    expect(await client.callTool({ name: 'text.echo', arguments: { text: 'quiet' } })).toMatchObject({ structuredContent: { text: 'quiet' } });
+    await Promise.all(wire.reading);
+    expect(log).toEqual([]);
+    expect(wire.received.some((message) => message['method'] === 'notifications/message')).toBe(false);
+    expect(unsent).toEqual([
+      ['debug', 'debug: quiet'],
+      ['info', 'info: quiet'],
+      ['error', 'error: quiet'],
+    ]);
+    unsent.length = 0;
+    const leveled = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'text.echo' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'text.echo', arguments: { text: 'loud' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/logLevel': 'info' } } }),
+      }),
+    );
+    expect(leveled.headers.get('content-type')).toBe('text/event-stream');
+    const frames = [...(await leveled.text()).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    expect(frames.filter((frame) => frame['method'] === 'notifications/message').map((frame) => (frame['params'] as { data: unknown }).data)).toEqual(['info: loud', 'error: loud']);
+    expect(frames.at(-1)).toMatchObject({ id: 7, result: { resultType: 'complete', structuredContent: { text: 'loud' } } });
+    expect(unsent).toEqual([]);
+  });
+
+  it('log messages: a 2025-11-25 session hears them as notifications from the level it set', async () => {
+    const { client, log } = await connect(handler, '2025-11-25', 'info');
+    await client.callTool({ name: 'text.echo', arguments: { text: 'hi' } });
+    expect(log).toEqual(['info: hi', 'error: hi']);
+    await client.close();
+  });
+
+  it('a 2025-11-25 handler asks the client (sampling) on the call stream and gets its answer from the next POST', async () => {
+    const { client, wire } = await connect(handler, '2025-11-25');
+    expect(await client.callTool({ name: 'text.ask', arguments: { text: 'ping?' } })).toMatchObject({ structuredContent: { text: 'model said "ping?"' } });
+    await Promise.all(wire.reading);
+    const asked = wire.received.find((message) => message['method'] === 'sampling/createMessage');
+    expect(asked).toMatchObject({ id: expect.any(String) as unknown, params: { maxTokens: 10 } });
+    expect(wire.sent.find((message) => message['id'] === asked!['id'] && 'result' in message)).toBeDefined();
+    await client.close();
+  });
+
+  it('the same handler asked for sampling by a 2026-07-28 call says why it cannot be sent (no server-to-client requests there)', async () => {
+    const { client } = await connect(handler, '2026-07-28');
+    const result = await client.callTool({ name: 'text.ask', arguments: { text: 'ping?' } });
+    expect(result).toMatchObject({ isError: true });
+  });
+});
+
+/** A hand-built 2026-07-28 request; `change` alters its headers or body. */
+function modernRequest(change: { headers?: Record<string, string | undefined>; method?: string; params?: Record<string, unknown>; meta?: Record<string, unknown> | undefined } = {}) {
+  const method = change.method ?? 'tools/list';
+  const meta = 'meta' in change ? change.meta : { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const headers: Record<string, string | undefined> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...change.headers };
+  const body = { jsonrpc: '2.0', id: 41, method, params: { ...change.params, ...(meta === undefined ? {} : { _meta: meta }) } };
+  return new Request('http://127.0.0.1/mcp', { method: 'POST', headers: Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined)), body: JSON.stringify(body) });
+}
+
+async function answer(response: Response): Promise<{ status: number; code: unknown; id: unknown; data: unknown }> {
+  const body = (await response.json()) as { id: unknown; error?: { code: unknown; data?: unknown } };
+  return { status: response.status, code: body.error?.code, id: body.id, data: body.error?.data };
+}
+
+describe('mcpHttpHandler answers a request that breaks 2026-07-28 with that revision error codes and HTTP statuses', () => {
+  const handler = mcpHttpHandler(served(), { ...options, allowedHosts: ['127.0.0.1'] });
+
+  it.each([
+    ['no MCP-Protocol-Version header', { headers: { 'mcp-protocol-version': undefined } }, 400, -32020],
+    ['a header that disagrees with _meta', { headers: { 'mcp-protocol-version': '2026-08-01' } }, 400, -32020],
+    ['no Mcp-Method header', { headers: { 'mcp-method': undefined } }, 400, -32020],
+    ['an Mcp-Method header naming another method', { headers: { 'mcp-method': 'tools/call' } }, 400, -32020],
+    ['an Mcp-Name header naming another tool', { method: 'tools/call', params: { name: 'math.add', arguments: {} }, headers: { 'mcp-name': 'text.echo' } }, 400, -32020],
+    ['no clientCapabilities in _meta', { meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }, 400, -32602],
+    ['a header naming 2026-07-28 and no _meta', { meta: undefined }, 400, -32602],
+    ['initialize, which the revision removed', { method: 'initialize' }, 404, -32601],
+    ['ping, which the revision removed', { method: 'ping' }, 404, -32601],
+    ['logging/setLevel, which the revision removed', { method: 'logging/setLevel' }, 404, -32601],
+    ['an unknown method', { method: 'prompts/list' }, 404, -32601],
+  ] as const)('%s', async (_, change, status, code) => {
+    expect(await answer(await handler.fetch(modernRequest(change as never)))).toMatchObject({ status, code, id: 41 });
+  });
+
+  it('a revision it does not serve: -32022 with the revisions it does', async () => {
+    const later = { 'io.modelcontextprotocol/protocolVersion': '2027-01-01', 'io.modelcontextprotocol/clientCapabilities': {} };
+    expect(await answer(await handler.fetch(modernRequest({ meta: later, headers: { 'mcp-protocol-version': '2027-01-01' } })))).toEqual({ status: 400, code: -32022, id: 41, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '2027-01-01' } });
+  });
+
+  it('a Mcp-Name header in base64 for a name that is not plain ASCII is read', async () => {
+    const response = await handler.fetch(modernRequest({ method: 'tools/call', params: { name: 'math.add', arguments: { left: 1, right: 1 } }, headers: { 'mcp-name': `=?base64?${btoa('math.add')}?=` } }));
+    expect(await response.json()).toMatchObject({ id: 41, result: { structuredContent: { total: 2 } } });
+  });
+
+  it.each([
+    ['a host it does not serve', new Request('http://evil.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 403, -32600],
+    ['a body that is not JSON', new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' }), 400, -32700],
+    ['a body that is not application/json', new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }), 415, -32600],
+    ['a batch', new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }), 400, -32600],
+    ['a 2025 request without a session', new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }), 400, -32600],
+    ['a session it does not know', new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': 'gone' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }), 404, -32001],
+  ])('%s', async (_, request, status, code) => {
+    expect(await answer(await handler.fetch(request))).toMatchObject({ status, code });
+  });
+
+  it('a body over the limit is 413 before it is parsed', async () => {
+    const small = mcpHttpHandler(served(), { ...options, maxBodyBytes: 64 });
+    const response = await small.fetch(modernRequest({ params: { padding: 'x'.repeat(200) } }));
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('mcpNodeListener serves the handler on plain node:http', () => {
+  let server: HttpServer | undefined;
+  afterAll(() => server?.close());
+
+  it('an SDK v1 client (2025-11-25) and an SDK v2 client pinned to 2026-07-28 reach one server on 127.0.0.1', async () => {
+    const handler = mcpHttpHandler(served(), options);
+    server = createServer(mcpNodeListener(handler));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
+    const v1 = new ClientV1({ name: 'v1', version: '1.0.0' });
+    await v1.connect(new HttpV1(url));
+    expect(await v1.callTool({ name: 'math.add', arguments: { left: 1, right: 2 } })).toMatchObject({ structuredContent: { total: 3 } });
+    const v2 = new ClientV2({ name: 'v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await v2.connect(new StreamableHTTPClientTransport(url));
+    expect(await v2.callTool({ name: 'math.add', arguments: { left: 4, right: 5 } })).toMatchObject({ structuredContent: { total: 9 } });
+    await v1.close();
+    await v2.close();
+    handler.close();
+  });
+});
