@@ -1,9 +1,11 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { compileContracts } from '../compiler.js';
 import { UsageError, withIoErrors } from '../diagnostics/usage-error.js';
+import { randomTempName } from '../output/temp-files.js';
+import { writeAllOrNothing } from '../output/write.js';
 import { version } from '../version.js';
 import type { CliCommand } from './command.js';
 
@@ -46,14 +48,7 @@ export function runInit(dir: string, template: string, write: (text: string) => 
   if (taken.length > 0) {
     throw new UsageError(`init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${root}; nothing was written (choose an empty folder: jtc init <dir>)`);
   }
-  for (const file of files) {
-    const path = join(root, file.path);
-    withIoErrors(path, () => {
-      mkdirSync(dirname(path), { recursive: true });
-      // 'wx': a file that appeared since the check above is still never overwritten.
-      writeFileSync(path, file.text, { flag: 'wx' });
-    });
-  }
+  writeProject(root, files);
   const into = relative(process.cwd(), root);
   const cd = into === '' ? '' : `cd ${quoteForShell(into.startsWith('..') ? root : into)} && `;
   write(`Created ${template === 'mcp' ? 'an MCP' : 'an AI SDK'} project in ${root}: ${files.length} files (contracts/, src/, package.json, tsconfig.json, .vscode/settings.json).\n\nNext:\n`);
@@ -61,6 +56,44 @@ export function runInit(dir: string, template: string, write: (text: string) => 
   write('  npm test          # builds contracts/ into src/generated, type-checks, runs the tests\n');
   write(`  npm start         # ${template === 'mcp' ? 'the MCP server on stdio' : 'a generateText loop with the tools (offline without AI_GATEWAY_API_KEY)'}\n`);
   return 0;
+}
+
+/**
+ * The whole project or nothing, as a build writes its output: every file to a temporary name
+ * beside it first, then each placed under its name (never over a file that appeared since the
+ * check). On any failure (a full disk, a file too large, a permission) what was written and every
+ * folder made for it are removed again, so the folder is as it was and init can run again.
+ */
+function writeProject(root: string, files: readonly ProjectFile[]): void {
+  const made: string[] = [];
+  try {
+    for (const folder of [root, ...new Set(files.map((file) => dirname(join(root, file.path))))]) made.push(...makeFolder(folder));
+    writeAllOrNothing(
+      files.map((file) => {
+        const target = join(root, file.path);
+        return { target, temp: join(dirname(target), randomTempName()), text: file.text };
+      }),
+      { overwrite: false },
+    );
+  } catch (error) {
+    for (const folder of made.reverse()) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // Not empty: something else was put there meanwhile, which is not ours to remove.
+      }
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`init: ${reason}; nothing was written`);
+  }
+}
+
+/** Makes a folder and any missing above it; returns those it made, outermost first. */
+function makeFolder(folder: string): string[] {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const at of missing) withIoErrors(at, () => mkdirSync(at));
+  return missing;
 }
 
 interface ProjectFile {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { contractSuffix } from '../contract/discover.js';
 import { type EntryKind, kindOf, misplaced, readRegularFile } from '../diagnostics/read-file.js';
@@ -118,16 +118,35 @@ export interface StagedFile {
 /**
  * Every file or none: each text to its temporary file first, created exclusively (a failure removes
  * them all and leaves every target as it was), then each renamed into place, so a target is always
- * its old or its new complete text.
+ * its old or its new complete text. With `overwrite: false` no target may exist: each is linked
+ * into place, which fails on a name taken meanwhile, and a failure removes the ones placed, so the
+ * targets are all there or none is.
  */
-export function writeAllOrNothing(files: readonly StagedFile[]): void {
+export function writeAllOrNothing(files: readonly StagedFile[], options: { readonly overwrite?: boolean } = {}): void {
   try {
     for (const file of files) withIoErrors(file.temp, () => writeFileSync(file.temp, file.text, { flag: 'wx' }));
   } catch (error) {
     for (const file of files) rmSync(file.temp, { force: true });
     throw error;
   }
-  for (const file of files) withIoErrors(file.target, () => renameSync(file.temp, file.target));
+  if (options.overwrite === false) placeNew(files);
+  else for (const file of files) withIoErrors(file.target, () => renameSync(file.temp, file.target));
+}
+
+/** Links each temporary file at its target, none of which may exist; all placed, or none (the temporary files are removed either way). */
+function placeNew(files: readonly StagedFile[]): void {
+  const placed: string[] = [];
+  try {
+    for (const file of files) {
+      withIoErrors(file.target, () => linkSync(file.temp, file.target));
+      placed.push(file.target);
+    }
+  } catch (error) {
+    for (const target of placed) rmSync(target, { force: true });
+    throw error;
+  } finally {
+    for (const file of files) rmSync(file.temp, { force: true });
+  }
 }
 
 /** `unchanged`: files an incremental build knows to be up to date; they are neither read nor deleted. */

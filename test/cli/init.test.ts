@@ -60,6 +60,29 @@ describe('jtc init', () => {
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}');
   });
 
+  it('writes the whole project or nothing: after an I/O error half-way nothing is left, and it runs again', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'jtc-init-'));
+    // A file-size limit of 4 KiB (ulimit -f counts 512-byte blocks): the small files are written,
+    // then the generated module (about 15 kB) fails with EFBIG, half-way through the project.
+    const limited = (dir: string) => spawnSync('sh', ['-c', 'ulimit -f 8 && exec "$0" "$@"', process.execPath, bin, 'init', dir], { cwd: parent, encoding: 'utf8' });
+    const failed = limited('new');
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/^jtc: init: \S+: EFBIG: file too large, write; nothing was written\n$/);
+    expect(failed.status).toBe(2);
+    // The folder init made is gone; a folder that was there is left as it was, empty.
+    expect(readdirSync(parent)).toEqual([]);
+    mkdirSync(join(parent, 'existing'));
+    expect(limited('existing').status).toBe(2);
+    expect(readdirSync(parent)).toEqual(['existing']);
+    expect(filesUnder(join(parent, 'existing'))).toEqual([]);
+    expect(readdirSync(join(parent, 'existing'))).toEqual([]);
+    // Run again without the limit, it writes the whole project, which passes its drift check.
+    const again = jtc(['init', 'existing'], parent);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(filesUnder(join(parent, 'existing'))).toEqual([...projectFiles, 'src/server.ts'].sort());
+    expect(jtc(['check', 'contracts', '-o', 'src/generated'], join(parent, 'existing')).code).toBe(0);
+  });
+
   it('refuses an unknown template and a second folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jtc-init-'));
     expect(jtc(['init', '--template', 'express'], dir)).toMatchObject({ code: 2, stderr: "jtc: option '--template <name>' argument 'express' is invalid. Allowed choices are mcp, ai-sdk.\n" });
