@@ -16,25 +16,25 @@ const sourceCondition = '@json-tool-contracts/source';
 const githubRepository = /^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/;
 const buildLeftovers = /(^|\/)[^/]*\.tsbuildinfo$/;
 
+const readManifest = (folder) => JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
+
 /** The packages this repository publishes: the root and its workspaces, as folders relative to the root. */
 function packageFolders() {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return ['.', ...(manifest.workspaces ?? [])];
+  return ['.', ...(readManifest('.').workspaces ?? [])];
 }
 
-/** npm's dry run of one package: its manifest and the paths it would pack, or why it failed. */
-function dryRun(folder) {
-  const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
+/** npm's dry run of the package in `folder`: the paths it would pack, or why it failed. */
+function dryRun(folder, manifest) {
   const workspace = folder === '.' ? [] : ['--workspace', folder];
   const run = spawnSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts', ...workspace], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
   });
-  if (run.status !== 0) return { manifest, failure: `npm publish --dry-run failed (exit ${String(run.status)}):\n${run.stderr}` };
+  if (run.status !== 0) return { failure: `npm publish --dry-run failed (exit ${String(run.status)}):\n${run.stderr}` };
   const report = JSON.parse(run.stdout);
   const packed = report[manifest.name] ?? report;
-  return { manifest, packed: { files: packed.files.map((file) => file.path), unpackedSize: packed.unpackedSize, filename: packed.filename } };
+  return { packed: { files: packed.files.map((file) => file.path), unpackedSize: packed.unpackedSize, filename: packed.filename } };
 }
 
 /** Every string an `exports` value leads to, with the conditions on the way. */
@@ -138,8 +138,17 @@ export function publishProblems({ manifest, packed, folder, all }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const runs = packageFolders().map((folder) => ({ folder, ...dryRun(folder) }));
-  const all = runs.map((run) => run.manifest);
+  // `node scripts/publish-dry-run.js [folder…]`: those packages only (default: all), still checked against all the manifests.
+  const folders = packageFolders();
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((folder) => !folders.includes(folder));
+  if (unknown.length > 0) {
+    console.error(`publish-dry-run: ${unknown.join(', ')} is not a package of this repository (${folders.join(', ')})`);
+    process.exit(2);
+  }
+  const manifests = new Map(folders.map((folder) => [folder, readManifest(folder)]));
+  const all = [...manifests.values()];
+  const runs = (asked.length > 0 ? asked : folders).map((folder) => ({ folder, manifest: manifests.get(folder), ...dryRun(folder, manifests.get(folder)) }));
   let failed = false;
   for (const { folder, manifest, packed, failure } of runs) {
     const label = `${manifest.name}@${manifest.version} (${folder === '.' ? 'the repository root' : relative('.', folder)})`;

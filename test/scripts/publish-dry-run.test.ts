@@ -18,17 +18,18 @@ describe('scripts/publish-dry-run.js', () => {
   type Manifest = Record<string, unknown> & { exports: Record<string, Record<string, string>>; files: string[]; dependencies: Record<string, string> };
   const originals = new Map<string, string>();
 
-  const run = () => {
-    const result = spawnSync(process.execPath, ['scripts/publish-dry-run.js'], { cwd: copy, encoding: 'utf8' });
+  const run = (...folders: string[]) => {
+    const result = spawnSync(process.execPath, ['scripts/publish-dry-run.js', ...folders], { cwd: copy, encoding: 'utf8' });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   };
   /** Runs the script with one manifest changed by `edit`, then puts the manifest back. */
-  const runWith = (manifest: string, edit: (json: Manifest) => void) => {
+  const runWith = (which: 'root' | 'runtime', edit: (json: Manifest) => void) => {
+    const manifest = which === 'root' ? rootManifest : runtimeManifest;
     const json = JSON.parse(originals.get(manifest)!) as Manifest;
     edit(json);
     writeFileSync(manifest, JSON.stringify(json, null, 2));
     try {
-      return run();
+      return run(which === 'root' ? '.' : 'packages/runtime');
     } finally {
       writeFileSync(manifest, originals.get(manifest)!);
     }
@@ -51,6 +52,10 @@ describe('scripts/publish-dry-run.js', () => {
     }
   });
 
+  it('refuses a folder that is not one of its packages', () => {
+    expect(run('packages/compiler')).toEqual({ status: 2, stdout: '', stderr: 'publish-dry-run: packages/compiler is not a package of this repository (., packages/runtime)\n' });
+  });
+
   it.each<[string, 'root' | 'runtime', (json: Manifest) => void, string]>([
     ['the runtime without its repository directory', 'runtime', (json) => void delete (json['repository'] as Record<string, unknown>)['directory'], '"repository.directory" is undefined, but the package lives in "packages/runtime"'],
     ['a compiler without engines', 'root', (json) => delete json['engines'], '"engines.node" is missing'],
@@ -61,7 +66,7 @@ describe('scripts/publish-dry-run.js', () => {
     ['a compiler depending on another runtime version', 'root', (json) => void (json.dependencies['@json-tool-contracts/runtime'] = '^0.1.0'), 'depends on @json-tool-contracts/runtime ^0.1.0, not on its version from this repository'],
     ['a scoped runtime that would publish as restricted', 'runtime', (json) => delete json['publishConfig'], 'publishConfig'],
   ])('refuses %s', (_, which, edit, message) => {
-    const result = runWith(which === 'root' ? rootManifest : runtimeManifest, edit);
+    const result = runWith(which, edit);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain(`${which === 'root' ? 'json-tool-contracts' : '@json-tool-contracts/runtime'}@`);
