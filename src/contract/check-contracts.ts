@@ -35,11 +35,12 @@ export type NamedContract = Pick<ContractIR, 'file' | 'name' | 'namePosition'> &
 };
 
 /**
- * Sorts contracts by tool name and rejects a later contract whose tool name (JTC124), generated
- * type names or module file name ignoring case (JTC125) an earlier one already uses.
+ * Sorts contracts by tool name (or, with `inGivenOrder`, takes them as given: `jtc import` keeps
+ * the source's order) and rejects a later contract whose tool name (JTC124), generated type names
+ * or module file name ignoring case (JTC125) an earlier one already uses.
  */
-export function checkToolNames<T extends Pick<ContractIR, 'file' | 'name' | 'namePosition'>>(contracts: readonly T[]): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
-  const sorted = [...contracts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
+export function checkToolNames<T extends Pick<ContractIR, 'file' | 'name' | 'namePosition'>>(contracts: readonly T[], { inGivenOrder = false } = {}): { readonly accepted: T[]; readonly diagnostics: Diagnostic[] } {
+  const sorted = inGivenOrder ? contracts : [...contracts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, T>();
   const byStem = new Map<string, T>();

@@ -59,21 +59,15 @@ const contractSuffix = '.contract.json';
 export function importTools(tools: readonly SourceTool[], options: ImportOptions): ToolResult[] {
   const names = contractNames(tools);
   const results = tools.map((tool, index) => importTool(tool, names[index]!, options));
-  // Each tool meets the ones accepted before it in source order, so the earlier one keeps its name.
-  // The set check orders tools of one name by file: a zero-padded source index keeps source order.
-  const accepted: { readonly file: string; readonly name: string; readonly namePosition: Position; readonly label: string }[] = [];
-  results.forEach((result, index) => {
-    if (result.status !== 'imported') return;
-    const entry = { file: String(index).padStart(12, '0'), name: result.name!, namePosition: positionIn(result.text!, '/name'), label: `tool ${index + 1} (${JSON.stringify(result.sourceName)})` };
-    const collision = checkToolNames([...accepted, entry]).diagnostics[0];
-    if (collision === undefined) {
-      accepted.push(entry);
-      return;
-    }
-    const message = [...accepted, entry].reduce((text, { file, label }) => text.replaceAll(file, label), collision.message);
-    const { sourceName, name, findings } = result;
-    results[index] = { sourceName, name, status: 'refused', rewrites: 0, findings: [{ kind: 'error', code: collision.code, pointer: collision.pointer, message, ...hintOf(collision) }, ...findings.filter((f) => f.kind === 'note').map(({ file: _file, line: _line, column: _column, ...note }) => note)] };
-  });
+  // One set check over every imported tool, in source order, so the earlier one keeps its name.
+  // Each tool is named by its label, which the messages then quote.
+  const entries = results.flatMap((result, index) => (result.status === 'imported' ? [{ index, file: `tool ${index + 1} (${JSON.stringify(result.sourceName)})`, name: result.name!, namePosition: positionIn(result.text!, '/name') }] : []));
+  const indexOf = new Map(entries.map((entry) => [entry.file, entry.index]));
+  for (const collision of checkToolNames(entries, { inGivenOrder: true }).diagnostics) {
+    const index = indexOf.get(collision.file)!;
+    const { sourceName, name, findings } = results[index]!;
+    results[index] = { sourceName, name, status: 'refused', rewrites: 0, findings: [{ kind: 'error', code: collision.code, pointer: collision.pointer, message: collision.message, ...hintOf(collision) }, ...findings.filter((f) => f.kind === 'note').map(({ file: _file, line: _line, column: _column, ...note }) => note)] };
+  }
   return results;
 }
 
