@@ -135,6 +135,7 @@ const driftLabels: Record<DriftStatus, string> = {
   missing: 'missing from the server',
   new: 'new on the server',
   unreadable: 'changed beyond what the import reads: cannot be compared',
+  duplicate: 'listed more than once by the server: cannot be compared',
 };
 
 /** Each tool that is not unchanged, with its changes, findings and notes; then a summary. Exit 1 when one breaks the committed contracts. */
@@ -144,7 +145,7 @@ function reportDrift(report: DriftReport, format: OutputFormat, write: (text: st
     return 1;
   }
   const count = (status: DriftStatus): number => report.tools.filter((tool) => tool.status === status).length;
-  const summary = { tools: report.tools.length, unchanged: count('unchanged'), drifted: count('drifted'), missing: count('missing'), new: count('new'), unreadable: count('unreadable'), breaking: report.tools.filter((tool) => tool.breaking).length };
+  const summary = { tools: report.tools.length, unchanged: count('unchanged'), drifted: count('drifted'), missing: count('missing'), new: count('new'), unreadable: count('unreadable'), duplicate: count('duplicate'), breaking: report.tools.filter((tool) => tool.breaking).length };
   if (format === 'json') {
     write(`${JSON.stringify({ tools: report.tools, summary }, null, 2)}\n`);
   } else {
@@ -156,7 +157,9 @@ function reportDrift(report: DriftReport, format: OutputFormat, write: (text: st
         ...tool.findings.map(findingLine),
         ...tool.notes.map((note) => escapeForTerminal(`  note: ${note}`)),
       ]);
-    lines.push(`${plural(summary.tools, 'tool')}: ${summary.unchanged} unchanged, ${summary.drifted} drifted, ${summary.missing} missing, ${summary.new} new, ${summary.unreadable} unreadable; ${summary.breaking} breaking`);
+    // Only a broken server lists a name twice: the count shows when there is one.
+    const duplicates = summary.duplicate === 0 ? '' : `, ${summary.duplicate} listed more than once`;
+    lines.push(`${plural(summary.tools, 'tool')}: ${summary.unchanged} unchanged, ${summary.drifted} drifted, ${summary.missing} missing, ${summary.new} new, ${summary.unreadable} unreadable${duplicates}; ${summary.breaking} breaking`);
     write(`${lines.join('\n')}\n`);
   }
   return summary.breaking > 0 ? 1 : 0;

@@ -14,18 +14,19 @@ import type { SourceTool } from './sources.js';
  * nobody (JTC411).
  */
 
-export type DriftStatus = 'unchanged' | 'drifted' | 'missing' | 'new' | 'unreadable';
+export type DriftStatus = 'unchanged' | 'drifted' | 'missing' | 'new' | 'unreadable' | 'duplicate';
 
 export interface ToolDrift {
   /** The contract's tool name (the committed one where there is one). */
   readonly name: string;
   /**
-   * unchanged; drifted (changes below); missing (committed, not on the server); new (on the
-   * server, not committed); unreadable (committed, but the server's tool is one the import
-   * refuses, so it cannot be compared).
+   * unchanged; drifted (changes below); missing (committed, not on the server under a name the
+   * typed client calls); new (on the server, not committed); unreadable (committed, but the
+   * server's tool is one the import refuses, so it cannot be compared); duplicate (the server lists
+   * the name more than once: which one a client reaches is the server's accident).
    */
   readonly status: DriftStatus;
-  /** Whether it breaks the committed contract: a breaking change, a missing tool, an unreadable one. */
+  /** Whether it breaks the committed contract: a breaking change, a missing, unreadable or duplicate tool. */
   readonly breaking: boolean;
   /** `jtc diff`'s findings, placed in the committed contract (a new tool's, where `jtc import -o` would write it). */
   readonly changes: readonly Diagnostic[];
@@ -44,9 +45,11 @@ export interface DriftOptions {
 
 /**
  * `committed`: the contract files; `tools` and `results`: the server's tools and what `importTools`
- * made of each (same order). A committed contract is matched with the server's tool of its name,
- * or of its portable name (dots as `_`) as the typed client calls it. A set of committed contracts
- * with errors is not compared: its problems are the report.
+ * made of each (same order). A committed contract is matched the way the typed client
+ * (`mcpToolClient`) finds its tool: the tool the server lists under the contract's name, or under
+ * its portable name (dots as `_`). The import's mapping of names outside the rules (`a b` to `a_b`)
+ * does not count: the client cannot call through it, so a tool reachable only that way is missing.
+ * A set of committed contracts with errors is not compared: its problems are the report.
  */
 export function driftOf(committed: readonly SourceText[], tools: readonly SourceTool[], results: readonly ToolResult[], options: DriftOptions): DriftReport {
   const ours = checkContracts(committed);
@@ -54,35 +57,52 @@ export function driftOf(committed: readonly SourceText[], tools: readonly Source
   if (problems.length > 0) return { ok: false, problems };
   const texts = new Map(committed.map((source) => [source.file, typeof source.text === 'string' ? source.text : new TextDecoder().decode(source.text)]));
 
-  const imported = results.flatMap((result, index) => (result.status === 'imported' ? [{ result, tool: tools[index]!, file: `${options.dir}/${result.file!}` }] : []));
-  const server = checkContracts(imported.map(({ result, file }) => ({ file, text: result.text! })));
-  const serverByName = new Map(server.contracts.map((contract) => [contract.name, contract]));
-  const withoutOutputSchema = new Set(imported.filter(({ tool }) => tool.output === undefined).map(({ file }) => file));
-  // A tool whose name has no contract form is still reported, under the name its source gives.
-  const refused = new Map(results.flatMap((result, index) => (result.status === 'refused' ? [[result.name ?? result.sourceName ?? `tool ${index + 1}`, result] as const] : [])));
-  const matched = new Set<string>();
-  const matchIn = <T>(names: ReadonlyMap<string, T>, name: string): [string, T] | undefined => {
-    for (const candidate of [name, portableName(name)]) {
-      const found = names.get(candidate);
-      if (found !== undefined) return [candidate, found];
+  const fileOf = (result: ToolResult): string => `${options.dir}/${result.file!}`;
+  const server = checkContracts(results.flatMap((result) => (result.status === 'imported' ? [{ file: fileOf(result), text: result.text! }] : [])));
+  const serverByFile = new Map(server.contracts.map((contract) => [contract.file, contract]));
+  // The server's tools by the name it lists them under (several, for a server that repeats one).
+  const listed = new Map<string, number[]>();
+  results.forEach((result, index) => {
+    if (result.sourceName !== undefined) listed.set(result.sourceName, [...(listed.get(result.sourceName) ?? []), index]);
+  });
+  const byContractName = new Map(results.flatMap((result, index) => (result.status === 'imported' ? [[result.name!, index] as const] : [])));
+  const reachable = (name: string): { readonly listedAs: string; readonly indexes: readonly number[] } | undefined => {
+    for (const listedAs of [name, portableName(name)]) {
+      const indexes = listed.get(listedAs);
+      if (indexes !== undefined) return { listedAs, indexes };
     }
     return undefined;
   };
+  const matched = new Set<number>();
+  const duplicate = (name: string, listedAs: string, indexes: readonly number[]): ToolDrift => ({
+    name,
+    status: 'duplicate',
+    breaking: true,
+    changes: [],
+    findings: [],
+    notes: [`the server lists ${JSON.stringify(listedAs)} ${indexes.length} times (tools ${indexes.map((index) => index + 1).join(', ')}); which one a call reaches is up to the server, so it cannot be compared`],
+  });
 
   const drifts = ours.contracts.map((contract): ToolDrift => {
     const base = { name: contract.name, findings: [], notes: [] };
-    const theirs = matchIn(serverByName, contract.name);
-    if (theirs === undefined) {
-      const unreadable = matchIn(refused, contract.name);
-      if (unreadable === undefined) return { ...base, status: 'missing', breaking: true, changes: diffContracts([contract], [], false).map(forCallers) };
-      matched.add(unreadable[0]);
-      return { ...base, status: 'unreadable', breaking: true, changes: [], findings: unreadable[1].findings };
+    const found = reachable(contract.name);
+    if (found === undefined) {
+      const notes: string[] = [];
+      const mapped = byContractName.get(contract.name);
+      if (mapped !== undefined) {
+        matched.add(mapped);
+        notes.push(`the server lists ${JSON.stringify(results[mapped]!.sourceName)}, which jtc import writes as ${JSON.stringify(contract.name)}; the typed client calls a tool by its contract name (or its portable name), so it cannot reach that one`);
+      }
+      return { ...base, status: 'missing', breaking: true, changes: diffContracts([contract], [], false).map(forCallers), notes };
     }
-    matched.add(theirs[0]);
-    const now = theirs[1];
+    for (const index of found.indexes) matched.add(index);
+    if (found.indexes.length > 1) return duplicate(contract.name, found.listedAs, found.indexes);
+    const result = results[found.indexes[0]!]!;
+    if (result.status === 'refused') return { ...base, status: 'unreadable', breaking: true, changes: [], findings: result.findings };
+    const now = serverByFile.get(fileOf(result))!;
     const notes: string[] = [];
     let changes = diffContracts([contract], [{ ...now, name: contract.name }], false);
-    if (withoutOutputSchema.has(now.file) && changes.some(isOutputChange)) {
+    if (tools[found.indexes[0]!]!.output === undefined && changes.some(isOutputChange)) {
       changes = changes.filter((change) => !isOutputChange(change));
       notes.push('the server lists no output schema for it: the committed output is not compared (a typed client checks every result against it)');
     }
@@ -91,11 +111,18 @@ export function driftOf(committed: readonly SourceText[], tools: readonly Source
     return { ...base, status: placed.length === 0 ? 'unchanged' : 'drifted', breaking: hasErrors(placed), changes: placed, notes };
   });
 
-  const fresh = [
-    ...server.contracts.filter((contract) => !matched.has(contract.name)).map((contract): ToolDrift => ({ name: contract.name, status: 'new', breaking: false, changes: diffContracts([], [contract], false), findings: [], notes: [] })),
-    ...[...refused].filter(([name]) => !matched.has(name)).map(([name, result]): ToolDrift => ({ name, status: 'new', breaking: false, changes: [], findings: result.findings, notes: ['the import refuses it, so it could not be committed as it is'] })),
-  ];
-  return { ok: true, tools: [...drifts, ...fresh].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  const fresh = [...listed].flatMap(([listedAs, indexes]): ToolDrift[] => {
+    if (indexes.every((index) => matched.has(index))) return [];
+    const result = results[indexes[0]!]!;
+    const name = result.name ?? listedAs;
+    if (indexes.length > 1) return [duplicate(name, listedAs, indexes)];
+    const unreachable = result.name !== undefined && result.name !== listedAs ? [`the server lists it as ${JSON.stringify(listedAs)}; a contract imported for it is named ${JSON.stringify(result.name)}, which the typed client cannot call (rename the tool on the server to keep one name)`] : [];
+    if (result.status === 'refused') return [{ name, status: 'new', breaking: false, changes: [], findings: result.findings, notes: ['the import refuses it, so it could not be committed as it is', ...unreachable] }];
+    return [{ name, status: 'new', breaking: false, changes: diffContracts([], [serverByFile.get(fileOf(result))!], false), findings: [], notes: unreachable }];
+  });
+  // A definition without a name is no tool a client can call; the import reports it.
+  const nameless = results.flatMap((result, index): ToolDrift[] => (result.sourceName === undefined ? [{ name: `tool ${index + 1}`, status: 'new', breaking: false, changes: [], findings: result.findings, notes: ['the import refuses it, so it could not be committed as it is'] }] : []));
+  return { ok: true, tools: [...drifts, ...fresh, ...nameless].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
 }
 
 /**

@@ -1,7 +1,13 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ContractSet } from '@json-tool-contracts/runtime';
+import { mcpToolClientV1 } from '@json-tool-contracts/runtime/mcp/client';
+import { compileContracts } from '../../src/compiler.js';
 import { jtc } from '../cli/jtc-process.js';
 
 /**
@@ -104,7 +110,7 @@ describe('jtc import --check', () => {
       ['get-tiny-image', 'new', false, ['JTC411']],
       ['gone.tool', 'missing', true, ['JTC400']],
     ]);
-    expect(report.summary).toEqual({ tools: 14, unchanged: 9, drifted: 3, missing: 1, new: 1, unreadable: 0, breaking: 3 });
+    expect(report.summary).toEqual({ tools: 14, unchanged: 9, drifted: 3, missing: 1, new: 1, unreadable: 0, duplicate: 0, breaking: 3 });
   });
 
   it('exits 0 when every change is compatible', () => {
@@ -152,5 +158,84 @@ describe('jtc import --check', () => {
     expect(jtc(['import', 'fixtures/import/server-memory/tools.json', '--check', 'fixtures/import/servers.json'])).toMatchObject({ code: 2, stderr: 'jtc: --check fixtures/import/servers.json: not a folder; name the folder of the committed contracts\n' });
     // A folder with no contracts would report every tool new and pass: a mistyped path is an error.
     expect(jtc(['import', 'fixtures/import/server-memory/tools.json', '--check', 'fixtures/import/sources'])).toMatchObject({ code: 2, stderr: 'jtc: --check fixtures/import/sources: no *.contract.json in this folder; name the folder of the committed contracts\n' });
+  });
+});
+
+describe('jtc import --check and the typed client agree on a renamed server', () => {
+  // Committed when the server listed echo, a_b, c_e and x_y; x_y committed under the dotted name
+  // x.y (the typed client reaches it by its portable name). Now the server lists "a b" and "c/e".
+  const renamed = (version: 'before' | 'after'): string => `"${process.execPath}" fixtures/import/hostile/renamed-server.mjs ${version}`;
+
+  it('a tool reachable only through the import\'s name mapping is missing for both (exit 1); the others are unchanged and callable', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'jtc-drift-')), 'contracts');
+    folders.push(join(dir, '..'));
+    expect(jtc(['import', '--stdio', renamed('before'), '-o', dir]).code).toBe(0);
+    const xy = JSON.parse(readFileSync(join(dir, 'x_y.contract.json'), 'utf8')) as Record<string, unknown>;
+    rmSync(join(dir, 'x_y.contract.json'));
+    writeFileSync(join(dir, 'x.y.contract.json'), JSON.stringify({ ...xy, name: 'x.y' }, null, 2));
+
+    const check = jtc(['import', '--stdio', renamed('after'), '--check', dir, '--format', 'json']);
+    expect(check.code).toBe(1);
+    const report = JSON.parse(check.stdout) as { tools: { name: string; status: string; breaking: boolean; notes: string[] }[] };
+    expect(report.tools.map((tool) => [tool.name, tool.status, tool.breaking])).toEqual([
+      ['a_b', 'missing', true],
+      ['c_e', 'missing', true],
+      ['echo', 'unchanged', false],
+      ['x.y', 'unchanged', false],
+    ]);
+    expect(report.tools[0]!.notes).toEqual(['the server lists "a b", which jtc import writes as "a_b"; the typed client calls a tool by its contract name (or its portable name), so it cannot reach that one']);
+
+    // The typed client, built from the same committed contracts, against the same server.
+    const built = compileContracts(
+      readdirSync(dir).map((file) => ({ file: join(dir, file), text: readFileSync(join(dir, file), 'utf8') })),
+      { emit: 'js' },
+    );
+    expect(built.diagnostics).toEqual([]);
+    const generated = join(dir, '..', 'generated');
+    mkdirSync(generated);
+    for (const file of built.files) writeFileSync(join(generated, file.path), file.text);
+    const { contracts } = (await import(pathToFileURL(join(generated, 'index.mjs')).href)) as { contracts: ContractSet };
+    const client = new Client({ name: 'drift-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['fixtures/import/hostile/renamed-server.mjs', 'after'], stderr: 'ignore' }));
+    try {
+      const tools = mcpToolClientV1(client, contracts);
+      const outcome = async (name: string) => {
+        const result = await tools.call(name as never, { text: 'hi' } as never);
+        return result.ok ? ['ok', result.output] : [result.error.code];
+      };
+      expect(await outcome('echo')).toEqual(['ok', { said: 'echo: hi' }]);
+      expect(await outcome('x.y')).toEqual(['ok', { said: 'x_y: hi' }]);
+      expect(await outcome('a_b')).toEqual(['unknown_tool']);
+      expect(await outcome('c_e')).toEqual(['unknown_tool']);
+    } finally {
+      await client.close();
+    }
+  }, 240_000);
+
+  it('a new tool whose listed name the client cannot call says so', () => {
+    const dir = committedCopy('server-memory');
+    const source = join(dir, '..', 'tools.json');
+    const list = JSON.parse(readFileSync('fixtures/import/server-memory/tools.json', 'utf8')) as { tools: { name: string }[] };
+    writeFileSync(source, JSON.stringify({ tools: [...list.tools, { ...list.tools[0]!, name: 'open nodes' }] }));
+    const run = jtc(['import', source, '--check', dir]);
+    expect(run.stdout).toContain('"open_nodes": new on the server\n');
+    expect(run.stdout).toContain('  note: the server lists it as "open nodes"; a contract imported for it is named "open_nodes", which the typed client cannot call (rename the tool on the server to keep one name)\n');
+  });
+});
+
+describe('jtc import --check: a server that lists a tool twice', () => {
+  it('is reported, breaking (exit 1), whether the tool was committed or is new; never unchanged', () => {
+    const dir = committedCopy('server-memory');
+    const source = join(dir, '..', 'tools.json');
+    const list = JSON.parse(readFileSync('fixtures/import/server-memory/tools.json', 'utf8')) as { tools: { name: string; description: string }[] };
+    const readGraph = list.tools.find((tool) => tool.name === 'read_graph')!;
+    const extra = { ...list.tools[0]!, name: 'brand_new' };
+    writeFileSync(source, JSON.stringify({ tools: [...list.tools, { ...readGraph, description: 'Another read_graph.' }, extra, extra] }));
+    const run = jtc(['import', source, '--check', dir]);
+    const at = list.tools.indexOf(readGraph) + 1;
+    expect(run.stdout).toContain(`"read_graph": listed more than once by the server: cannot be compared\n  note: the server lists "read_graph" 2 times (tools ${at}, 10); which one a call reaches is up to the server, so it cannot be compared\n`);
+    expect(run.stdout).toContain('"brand_new": listed more than once by the server: cannot be compared\n  note: the server lists "brand_new" 2 times (tools 11, 12)');
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('10 tools: 8 unchanged, 0 drifted, 0 missing, 0 new, 0 unreadable, 2 listed more than once; 2 breaking');
+    expect(run.code).toBe(1);
   });
 });
