@@ -66,7 +66,13 @@ export function importTools(tools: readonly SourceTool[], options: ImportOptions
   for (const collision of checkToolNames(entries, { inGivenOrder: true }).diagnostics) {
     const index = indexOf.get(collision.file)!;
     const { sourceName, name, findings } = results[index]!;
-    results[index] = { sourceName, name, status: 'refused', rewrites: 0, findings: [{ kind: 'error', code: collision.code, pointer: collision.pointer, message: collision.message, ...hintOf(collision) }, ...findings.filter((f) => f.kind === 'note').map(({ file: _file, line: _line, column: _column, ...note }) => note)] };
+    results[index] = {
+      sourceName,
+      name,
+      status: 'refused',
+      rewrites: 0,
+      findings: [{ kind: 'error', code: collision.code, pointer: collision.pointer, message: collision.message, ...hintOf(collision) }, ...findings.filter((f) => f.kind === 'note').map(({ file: _file, line: _line, column: _column, ...note }) => note)],
+    };
   }
   return results;
 }
@@ -127,7 +133,14 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
 function toolNotes(tool: SourceTool, name: string | undefined): { readonly pointer: string; readonly finding: Finding }[] {
   const note = (pointer: string, message: string, hint?: string) => ({ pointer, finding: { kind: 'note', pointer, message, ...(hint === undefined ? {} : { hint }) } as Finding });
   const notes = tool.notes.map((message) => note('', message));
-  if (name !== undefined && name !== tool.name) notes.push(note('/name', `the source names the tool ${JSON.stringify(tool.name)}, which ${toolNameProblem(tool.name!)}; imported as ${JSON.stringify(name)}`, 'a host adapter offers it under its contract name, and a typed client (mcpToolClient) calls that name, which the source does not list; rename it in the source to keep one name'));
+  if (name !== undefined && name !== tool.name)
+    notes.push(
+      note(
+        '/name',
+        `the source names the tool ${JSON.stringify(tool.name)}, which ${toolNameProblem(tool.name!)}; imported as ${JSON.stringify(name)}`,
+        'a host adapter offers it under its contract name, and a typed client (mcpToolClient) calls that name, which the source does not list; rename it in the source to keep one name',
+      ),
+    );
   if (tool.description === undefined || tool.description.trim() === '') notes.push(note('/description', 'the source gives the tool no description, and a contract needs one', 'add a description in the source (models read it to choose the tool), then import again'));
   if (tool.input === undefined) notes.push(note('/input', `the source gives no input schema ("${tool.inputField}"); the input accepts any JSON value ({})`));
   if (tool.output === undefined) notes.push(note('/output', `the source gives no output schema${tool.outputField === undefined ? '' : ` ("${tool.outputField}")`}; the output accepts any JSON value ({})`, 'write the output schema by hand to have results checked'));

@@ -166,7 +166,7 @@ describe('jtc import --check and the typed client agree on a renamed server', ()
   // x.y (the typed client reaches it by its portable name). Now the server lists "a b" and "c/e".
   const renamed = (version: 'before' | 'after'): string => `"${process.execPath}" fixtures/import/hostile/renamed-server.mjs ${version}`;
 
-  it('a tool reachable only through the import\'s name mapping is missing for both (exit 1); the others are unchanged and callable', async () => {
+  it("a tool reachable only through the import's name mapping is missing for both (exit 1); the others are unchanged and callable", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'jtc-drift-')), 'contracts');
     folders.push(join(dir, '..'));
     expect(jtc(['import', '--stdio', renamed('before'), '-o', dir]).code).toBe(0);
