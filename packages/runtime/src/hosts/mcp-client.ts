@@ -95,6 +95,14 @@ interface ListedTool {
 interface ToolPage {
   readonly tools: readonly ListedTool[];
   readonly nextCursor?: string | undefined;
+  /** 2026-07-28: how long the listing may be kept, in milliseconds (0: stale at once). */
+  readonly ttlMs?: unknown;
+}
+
+/** A server's tools as listed, and until when the listing may be kept (its `ttlMs`; forever without one). */
+interface Listing {
+  readonly tools: ReadonlyMap<string, ListedTool>;
+  readonly expiresAt: number;
 }
 
 interface CallParams {
@@ -162,18 +170,21 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
     if (!isContract(contract)) throw new TypeError(`the contract set's "${key}" is not a generated contract (the \`contracts\` record of a generated index is one)`);
     byName.set(contract.name, contract);
   }
-  // Listed once, and again when a call names a tool the last listing did not have (the server's tools changed).
-  let listing: Promise<ReadonlyMap<string, ListedTool>> | undefined;
-  const listed = (fresh: boolean): Promise<ReadonlyMap<string, ListedTool>> => {
-    if (listing === undefined || fresh) {
-      const current = listAll(wire);
-      listing = current;
-      // A failed listing is not kept: the next call asks again.
-      current.catch(() => {
-        if (listing === current) listing = undefined;
-      });
-    }
-    return listing;
+  // Listed once and kept for the listing's ttlMs (2026-07-28; without one, until a call names a
+  // tool the listing does not have, when the server's tools may have changed).
+  let listing: Promise<Listing> | undefined;
+  const list = (): Promise<Listing> => {
+    const current = listAll(wire);
+    listing = current;
+    // A failed listing is not kept: the next call asks again.
+    current.catch(() => {
+      if (listing === current) listing = undefined;
+    });
+    return current;
+  };
+  const listed = async (fresh: boolean): Promise<ReadonlyMap<string, ListedTool>> => {
+    const kept = listing === undefined || fresh ? undefined : await listing;
+    return kept !== undefined && Date.now() < kept.expiresAt ? kept.tools : (await list()).tools;
   };
 
   return {
@@ -253,13 +264,16 @@ function serverTool(tools: ReadonlyMap<string, ListedTool>, name: string): Liste
   return tools.get(name) ?? tools.get(portableName(name));
 }
 
-async function listAll(wire: Wire): Promise<ReadonlyMap<string, ListedTool>> {
+async function listAll(wire: Wire): Promise<Listing> {
   const tools = new Map<string, ListedTool>();
   let cursor: string | undefined;
+  let expiresAt = Number.POSITIVE_INFINITY;
   for (let page = 0; page < maxPages; page++) {
-    const { tools: listed, nextCursor } = await wire.list(cursor);
+    const { tools: listed, nextCursor, ttlMs } = await wire.list(cursor);
+    // The first page's cache hint is the listing's, counted from when it arrived.
+    if (page === 0 && typeof ttlMs === 'number' && Number.isSafeInteger(ttlMs) && ttlMs >= 0) expiresAt = Date.now() + ttlMs;
     for (const tool of listed) tools.set(tool.name, tool);
-    if (nextCursor === undefined) return tools;
+    if (nextCursor === undefined) return { tools, expiresAt };
     cursor = nextCursor;
   }
   throw new Error(`the server sent more than ${maxPages} pages of tools`);

@@ -6,7 +6,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { contracts, type Contracts, type CreateEntitiesOutput, type EchoOutput, type GetSumInput, type ReadGraphOutput } from '../../../../fixtures/import/generated/index.js';
 import { compileContracts } from '../../../../src/compiler.js';
 import { CapabilityRuntime, ToolError, ToolPolicy, type ContentBlock, type ContractSet, type ToolContract } from '../../src/index.js';
@@ -364,6 +364,47 @@ describe.each(['v1', 'v2'] as const)('error codes over MCP SDK %s: trusted only 
       expect(result).toMatchObject({ ok: false, error: { code: 'handler_failed', message: `"notes.purge" answered with an error: ${answer}` }, received: { isError: true } });
     }
     expect(await tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'denied', message: 'math is closed today' } });
+  });
+});
+
+describe("the listing kept for its ttlMs (MCP 2026-07-28's cache hint)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A 2026-07-28 listing of the runtime's handlers, with the hint given; how often it was asked for. */
+  function hinted(toolsListCache: { ttlMs: number } | undefined) {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    const mcp = mcpToolHandlers(runtime, toolsListCache === undefined ? { protocolVersion: '2025-11-25' } : { toolsListCache });
+    const modern = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    let listings = 0;
+    const client = {
+      listTools: async () => (listings++, mcp.listTools(modern)),
+      callTool: async (params: { name: string; arguments: Record<string, unknown> }) => mcp.callTool({ ...params, ...modern }),
+    };
+    return { tools: mcpToolClient(client, { mathAdd }), listings: () => listings };
+  }
+
+  it('lists again once ttlMs has passed, at every call for 0, and never for a listing without one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const kept = hinted({ ttlMs: 1_000 });
+    expect(await kept.tools.call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 2 } });
+    vi.advanceTimersByTime(999);
+    await kept.tools.call('math.add', { left: 1, right: 1 });
+    expect(kept.listings()).toBe(1);
+    vi.advanceTimersByTime(1);
+    await kept.tools.call('math.add', { left: 1, right: 1 });
+    expect(kept.listings()).toBe(2);
+
+    const stale = hinted({ ttlMs: 0 });
+    for (let i = 0; i < 3; i++) await stale.tools.call('math.add', { left: 1, right: 1 });
+    expect(stale.listings()).toBe(3);
+
+    const unhinted = hinted(undefined);
+    vi.advanceTimersByTime(86_400_000);
+    for (let i = 0; i < 3; i++) await unhinted.tools.call('math.add', { left: 1, right: 1 });
+    expect(unhinted.listings()).toBe(1);
   });
 });
 

@@ -1,10 +1,12 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { acceptedContent, createMcpHandler, inputRequired, McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpLog, mcpToolHandlers, serveToolsOnMcpServer, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
-import { CapabilityRuntime, ToolPolicy } from '../../src/index.js';
+import { mcpToolClient } from '../../src/hosts/mcp-client.js';
+import { CapabilityRuntime, ToolPolicy, type ToolContract } from '../../src/index.js';
 
 /**
  * The revision each request was negotiated at decides its results: 2026-07-28 requests name it
@@ -190,5 +192,47 @@ describe('mcpLog on SDK v2 follows the revision of the request', () => {
     const leveled = await call({ 'io.modelcontextprotocol/logLevel': 'info' });
     expect(leveled.filter((message) => message['method'] === 'notifications/message').map((message) => (message['params'] as { data: unknown }).data)).toEqual(['added']);
     expect(unsent).toEqual([]);
+  });
+});
+
+/**
+ * The typed client over SDK v2's Client pinned to 2026-07-28: the listing is kept for the `ttlMs`
+ * the server sends, and a tool that asks for input (`input_required`) is answered by the SDK
+ * Client's own handlers (its multi-round-trip driver), the final result held to the contract.
+ */
+describe('mcpToolClient at 2026-07-28 over SDK v2', () => {
+  it('lists again at every call when the listing says ttlMs 0, and keeps a listing that says 60 s', async () => {
+    for (const [ttlMs, listings] of [
+      [0, 3],
+      [60_000, 1],
+    ] as const) {
+      const { client, wire } = await connectV2(true, { toolsListCache: { ttlMs } });
+      const tools = mcpToolClient(client, { mathAdd });
+      for (let i = 0; i < 3; i++) expect(await tools.call('math.add', { left: i, right: 1 })).toMatchObject({ ok: true, output: { total: i + 1 } });
+      expect(wire.filter((message) => (message['result'] as { tools?: unknown } | undefined)?.tools !== undefined)).toHaveLength(listings);
+    }
+  });
+
+  it("a tool's input_required round is answered by the Client's own handler, and the result checked by the contract", async () => {
+    const deploy = compileContract(JSON.stringify({ name: 'deploy', description: 'Deploys.', input: { type: 'object', properties: { env: { type: 'string' } }, required: ['env'] }, output: {} })) as unknown as ToolContract<{ env: string }, Record<string, unknown>, 'deploy'>;
+    const handler = createMcpHandler(() => {
+      const server = new McpServerV2({ name: 'deployer', version: '1.0.0' }, { supportedProtocolVersions: ['2026-07-28', '2025-11-25'] } as never);
+      server.registerTool('deploy', { description: 'Deploys.', inputSchema: z.object({ env: z.string() }) }, async ({ env }, ctx) => {
+        const confirmed = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+        if (confirmed?.['confirm'] !== true) return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: `Deploy to ${env}?`, requestedSchema: z.object({ confirm: z.boolean() }) }) } });
+        return { content: [{ type: 'text', text: `deployed to ${env}` }] };
+      });
+      return server;
+    });
+    const asked: unknown[] = [];
+    const client = new ClientV2({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', (request) => (asked.push(request.params), { action: 'accept', content: { confirm: true } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: async (url, init) => handler.fetch(new Request(url, init)) }));
+    const tools = mcpToolClient(client, { deploy });
+    expect(await tools.call('deploy', { env: 'staging' })).toMatchObject({ ok: true, output: undefined, content: [{ type: 'text', text: 'deployed to staging' }] });
+    expect(asked).toMatchObject([{ message: 'Deploy to staging?' }]);
+    // @ts-expect-error: env must be a string; refused before anything is asked
+    expect(await tools.call('deploy', { env: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(asked).toHaveLength(1);
   });
 });
