@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
@@ -29,8 +29,9 @@ export const initCommand: CliCommand = (program, context) => {
     .description('Start a project in a folder (default: the current one): a contract, its generated module, a typed handler map, an MCP stdio server or an AI SDK loop, and a test that already work together. Writes nothing when any of its files exists.')
     .argument('[dir]', 'the project folder', '.')
     .addOption(new Option('--template <name>', 'the entry point: an MCP stdio server, or an AI SDK generateText loop').choices(initTemplates).default('mcp' satisfies InitTemplate))
-    .action((dir: string, flags: { template: InitTemplate }) => {
-      context.exitCode = runInit(dir, flags.template, context.write);
+    .addOption(new Option('--local <folder>', `install our two packages from the tarballs in <folder> (npm run pack:local in a clone writes them), not from the registry`))
+    .action((dir: string, flags: { template: InitTemplate; local?: string }) => {
+      context.exitCode = runInit(dir, flags.template, context.write, flags.local);
     });
 };
 
@@ -39,10 +40,14 @@ export const initCommand: CliCommand = (program, context) => {
  * module, a typed handler map, an entry point and a test already work together. Refuses, writing
  * nothing, when any file it would write exists already (exit 2, listing them all).
  */
-export function runInit(dir: string, template: string, write: (text: string) => void): number {
+export function runInit(dir: string, template: string, write: (text: string) => void, localFolder?: string): number {
   if (!(initTemplates as readonly string[]).includes(template)) throw new UsageError(`init: --template takes ${initTemplates.join(' or ')}, not "${template}"`);
   const root = resolve(dir);
-  const files = [...templateFiles('common'), ...templateFiles(template)].map((file) => ({ ...file, text: fill(file.text, { name: packageName(root), version }) }));
+  const local = localFolder === undefined ? undefined : localPackages(localFolder, root);
+  const files = [...templateFiles('common'), ...templateFiles(template)].map((file) => {
+    const text = fill(file.text, { name: packageName(root), version });
+    return { ...file, text: local !== undefined && file.path === 'package.json' ? withDependencies(text, local) : text };
+  });
   files.push(...generatedFiles(files));
   const taken = [...new Set(files.flatMap((file) => takenOnTheWay(root, file.path)))].sort();
   if (taken.length > 0) {
@@ -94,6 +99,35 @@ function makeFolder(folder: string): string[] {
   for (let at = folder; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
   for (const at of missing) withIoErrors(at, () => mkdirSync(at));
   return missing;
+}
+
+/** Our packages by name, each npm spec that installs it from `npm run pack:local`'s tarballs of this version. */
+type LocalPackages = Readonly<Record<string, string>>;
+
+/**
+ * The `file:` dependencies on the two tarballs `npm pack` names for this version in a folder,
+ * relative to the project as `npm install <tarball>` writes them; a tarball missing is a usage error.
+ */
+function localPackages(folder: string, root: string): LocalPackages {
+  const tarballs = { '@json-tool-contracts/runtime': `json-tool-contracts-runtime-${version}.tgz`, 'json-tool-contracts': `json-tool-contracts-${version}.tgz` };
+  return Object.fromEntries(
+    Object.entries(tarballs).map(([name, file]) => {
+      const tarball = resolve(folder, file);
+      if (statSync(tarball, { throwIfNoEntry: false })?.isFile() !== true) throw new UsageError(`init: --local ${folder}: no ${file} there (npm run pack:local in a clone of json-tool-contracts ${version} packs both packages into packs/)`);
+      const path = relative(root, tarball).split(sep).join('/');
+      return [name, `file:${path}`];
+    }),
+  );
+}
+
+/** The template's package.json with our packages' versions replaced by the given specs. */
+function withDependencies(text: string, specs: LocalPackages): string {
+  const manifest = JSON.parse(text) as Record<string, unknown>;
+  for (const group of ['dependencies', 'devDependencies']) {
+    const dependencies = manifest[group] as Record<string, string> | undefined;
+    for (const name of Object.keys(dependencies ?? {})) if (Object.hasOwn(specs, name)) dependencies![name] = specs[name]!;
+  }
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 interface ProjectFile {

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { version } from '../../src/version.js';
 import { packedPackages } from '../support/packed-packages.js';
 
 /** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
@@ -87,13 +88,18 @@ describe('jtc init', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jtc-init-'));
     expect(jtc(['init', '--template', 'express'], dir)).toMatchObject({ code: 2, stderr: "jtc: option '--template <name>' argument 'express' is invalid. Allowed choices are mcp, ai-sdk.\n" });
     expect(jtc(['init', 'a', 'b'], dir)).toMatchObject({ code: 2, stderr: "jtc: too many arguments for 'init'. Expected 1 argument but got 2.\n" });
-    expect(readdirSync(dir)).toEqual([]);
+    // --local names a folder holding both tarballs of this version.
+    mkdirSync(join(dir, 'packs'));
+    writeFileSync(join(dir, 'packs', `json-tool-contracts-runtime-${version}.tgz`), '');
+    expect(jtc(['init', 'tools', '--local', 'packs'], dir)).toEqual({ code: 2, stdout: '', stderr: `jtc: init: --local packs: no json-tool-contracts-${version}.tgz there (npm run pack:local in a clone of json-tool-contracts ${version} packs both packages into packs/)\n` });
+    expect(readdirSync(dir)).toEqual(['packs']);
   });
 });
 
 /**
- * The project as a user gets it: `jtc init` in an empty folder, the two packed tarballs installed
- * offline, then the project's own `npm test`, and its entry point: the MCP server answers
+ * The project as a user of a clone gets it before our packages are published: the two tarballs
+ * `npm run pack:local` packs, `jtc init --local <their folder>` in an empty folder, its plain `npm
+ * install` offline (our packages from the tarballs it names), then the project's own `npm test`, and its entry point: the MCP server answers
  * tools/list over stdio; the AI SDK loop calls the tool offline. The other packages it names
  * (TypeScript, @types/node, the SDK) are this repository's own, linked in before the install as
  * test/package.test.ts does for the peers: npm keeps what satisfies the manifest, so no registry
@@ -114,6 +120,7 @@ describe('a project from jtc init', () => {
   let compilerFiles: string[] = [];
 
   beforeAll(() => {
+    // Packed by scripts/pack-local.js, as `npm run pack:local` packs them in a clone.
     const { runtime, compiler } = packedPackages();
     tarballs = [runtime.tarball, compiler.tarball];
     compilerFiles = compiler.files.map((file) => file.path);
@@ -128,13 +135,21 @@ describe('a project from jtc init', () => {
   const project = (template: string): string => {
     const dir = join(work, template);
     mkdirSync(dir);
-    expect(jtc(['init', '--template', template], dir).code).toBe(0);
+    // The clone's path: our packages from the packed tarballs, named in package.json as file: dependencies.
+    expect(jtc(['init', '--template', template, '--local', dirname(tarballs[0]!)], dir)).toMatchObject({ code: 0, stderr: '' });
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const [runtimeTarball, compilerTarball] = tarballs.map((tarball) => `file:${relative(dir, tarball).split(sep).join('/')}`);
+    expect(manifest.dependencies['@json-tool-contracts/runtime']).toBe(runtimeTarball);
+    expect(manifest.devDependencies['json-tool-contracts']).toBe(compilerTarball);
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !name.includes('json-tool-contracts'))) {
       mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true });
       symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
     }
-    run('npm', ['install', '--offline', ...tarballs], dir);
+    // --offline: no registry is asked for anything, ours least of all; the lockfile takes them from the tarballs.
+    run('npm', ['install', '--offline'], dir);
+    const locked = (JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; version?: string }> }).packages;
+    expect(locked['node_modules/@json-tool-contracts/runtime']).toMatchObject({ resolved: runtimeTarball, version });
+    expect(locked['node_modules/json-tool-contracts']).toMatchObject({ resolved: compilerTarball, version });
     const test = run('npm', ['test'], dir);
     expect(test).toMatch(/# pass 2\n# fail 0/);
     return dir;

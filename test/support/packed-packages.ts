@@ -40,11 +40,8 @@ export function packedPackages(): PackedPackages {
     return waitFor(packed, failed);
   }
   try {
-    const pack = (extra: string[]): PackedPackage => {
-      const [result] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', folder, ...extra], { cwd: resolve('.'), encoding: 'utf8', env: npmEnvironment, stdio: ['ignore', 'pipe', 'pipe'] })) as Omit<PackedPackage, 'tarball'>[];
-      return { ...result!, tarball: join(folder, result!.filename) };
-    };
-    const result: PackedPackages = { runtime: pack(['--workspace', 'packages/runtime']), compiler: pack([]) };
+    // Packed by the script a clone uses before the packages are published (`npm run pack:local`), from the dist/ the tests built.
+    const result = JSON.parse(execFileSync(process.execPath, ['scripts/pack-local.js', folder, '--json', '--no-build'], { cwd: resolve('.'), encoding: 'utf8', env: npmEnvironment, stdio: ['ignore', 'pipe', 'pipe'] })) as PackedPackages;
     writeFileSync(`${packed}.tmp`, JSON.stringify(result));
     renameSync(`${packed}.tmp`, packed);
     return result;
