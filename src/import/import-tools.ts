@@ -98,7 +98,7 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
   const base = { sourceName: tool.name, name, rewrites: 0 };
   const notes = toolNotes(tool, name);
   const refuse = (findings: readonly Finding[]): ToolResult => ({ ...base, status: 'refused', findings: [...findings, ...notes.map((n) => n.finding)] });
-  if (tool.problem !== undefined) return { ...base, status: 'refused', findings: [{ kind: 'error', pointer: '', message: tool.problem, ...placeIn(options.sourceFile, tool.node.position) }] };
+  if (tool.problem !== undefined) return { ...base, status: 'refused', findings: [{ kind: 'error', pointer: '', message: tool.problem, ...(tool.places?.problem ?? placeIn(options.sourceFile, tool.node.position)) }] };
   if (name === undefined) return refuse([{ kind: 'error', code: 'JTC122', pointer: '/name', message: `tool name ${JSON.stringify(tool.name)} ${toolNameProblem(tool.name!)}, and no mapping gives a valid one`, hint: 'rename the tool in its source', ...placeIn(options.sourceFile, tool.node.position) }]);
   const file = `${name}${contractSuffix}`;
   const shown = `${options.outDir}/${file}`;
@@ -187,6 +187,8 @@ export function positionIn(text: string, pointer: string): Position {
 /** A refused tool's finding in the source file, when the contract pointer leads to the same place there. */
 function sourcePlace(tool: SourceTool, pointer: string, sourceFile: string | undefined): Pick<Finding, 'file' | 'line' | 'column'> {
   const root = schemaRootOf(pointer);
+  const declared = root === '/input' ? tool.places?.input : root === '/output' ? tool.places?.output : undefined;
+  if (declared !== undefined) return declared;
   const schema = root === '/input' ? tool.input : root === '/output' ? tool.output : undefined;
   const node = schema === undefined ? undefined : nodeAt(schema, pointer.slice(root.length));
   return placeIn(sourceFile, (node ?? tool.node).position);

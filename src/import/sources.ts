@@ -21,6 +21,18 @@ export interface SourceTool {
   readonly problem?: string;
   /** What reading the source changed in the schemas' notation (never in their meaning). */
   readonly notes: readonly string[];
+  /**
+   * Where a source whose schemas are built, not read (TypeScript declarations), declares the
+   * input, the output and what it cannot convert: findings are placed there.
+   */
+  readonly places?: { readonly input?: SourcePlace; readonly output?: SourcePlace; readonly problem?: SourcePlace };
+}
+
+/** A place in a source file, for a finding. */
+export interface SourcePlace {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** Tool lists are read whole; past this they are a mistake (a wrong file, a runaway server). */

@@ -1,7 +1,7 @@
 import type { JSDoc, Node, SourceFile, TypeNode } from 'ts-morph';
 import { UsageError } from '../diagnostics/usage-error.js';
 import type { JsonMember, JsonNode } from '../source/json-node.js';
-import { parseToolList, type SourceTool } from './sources.js';
+import { parseToolList, type SourcePlace, type SourceTool } from './sources.js';
 
 type TsMorph = typeof import('ts-morph');
 
@@ -29,10 +29,10 @@ export async function readTypeScriptTools(path: string): Promise<SourceTool[]> {
   const declarations = new Map<string, Node>();
   for (const declaration of [...file.getInterfaces(), ...file.getTypeAliases()]) declarations.set(declaration.getName(), declaration);
   const stems = [...declarations.keys()].filter((name) => name.endsWith('Input') && name.length > 'Input'.length).map((name) => name.slice(0, -'Input'.length));
-  return stems.map((stem) => readTool(tsMorph, file, declarations, stem));
+  return stems.map((stem) => readTool(tsMorph, path, file, declarations, stem));
 }
 
-function readTool(tsMorph: TsMorph, file: SourceFile, declarations: ReadonlyMap<string, Node>, stem: string): SourceTool {
+function readTool(tsMorph: TsMorph, path: string, file: SourceFile, declarations: ReadonlyMap<string, Node>, stem: string): SourceTool {
   const input = declarations.get(`${stem}Input`)!;
   const output = declarations.get(`${stem}Output`);
   const notes: string[] = [];
@@ -42,17 +42,28 @@ function readTool(tsMorph: TsMorph, file: SourceFile, declarations: ReadonlyMap<
   const description = contract?.description ?? docText(tsMorph, input);
   if (contract?.description === undefined && description !== undefined) notes.push(`the description is the JSDoc of ${stem}Input`);
   const reader = new SchemaReader(tsMorph, declarations);
+  // The schemas are built, so a finding in one is placed at the declaration it came from.
+  const placeOf = (node: Node): SourcePlace => ({ file: path, ...file.getLineAndColumnAtPos(node.getStart()) });
+  const places = { input: placeOf(input), ...(output === undefined ? {} : { output: placeOf(output) }) };
   try {
     const inputSchema = reader.declaration(input);
     const outputSchema = output === undefined ? undefined : reader.declaration(output);
-    return { node: nodeOf({}), name, description, input: nodeOf(inputSchema), output: outputSchema === undefined ? undefined : nodeOf(outputSchema), inputField: `${stem}Input`, outputField: `${stem}Output`, notes };
+    return { node: nodeOf({}), name, description, input: nodeOf(inputSchema), output: outputSchema === undefined ? undefined : nodeOf(outputSchema), inputField: `${stem}Input`, outputField: `${stem}Output`, notes, places };
   } catch (error) {
     if (!(error instanceof UnsupportedType)) throw error;
-    return { node: nodeOf({}), name, description, input: undefined, output: undefined, inputField: `${stem}Input`, outputField: `${stem}Output`, notes, problem: error.message };
+    return { node: nodeOf({}), name, description, input: undefined, output: undefined, inputField: `${stem}Input`, outputField: `${stem}Output`, notes, problem: error.message, places: { ...places, problem: placeOf(error.node ?? input) } };
   }
 }
 
-class UnsupportedType extends Error {}
+/** A type with no exact schema; `node` is where it stands in the declarations (the report gives its file:line:col). */
+class UnsupportedType extends Error {
+  constructor(
+    message: string,
+    readonly node?: Node,
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON value as a parsed node, numbers kept as the tags wrote them (`Lexeme`). */
 class Lexeme {
@@ -179,7 +190,7 @@ class SchemaReader {
         open = true;
         continue;
       }
-      if (!N.isPropertySignature(member)) throw new UnsupportedType(`${member.getText().slice(0, 60)}: only properties and an index signature make an object`);
+      if (!N.isPropertySignature(member)) throw new UnsupportedType(`${member.getText().slice(0, 60)}: only properties and an index signature make an object`, member);
       const nameNode = member.getNameNode();
       const key = N.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : member.getName();
       properties[key] = this.withDoc(this.type(member.getTypeNodeOrThrow(), jsDocsOf(this.tsMorph, member)), member);
@@ -209,7 +220,7 @@ class SchemaReader {
     if (N.isUnionTypeNode(node)) {
       const names = node.getTypeNodes().map((m) => m.getText());
       if (names.length === 2 && names.includes('number') && names.includes('bigint')) return { type: 'integer' };
-      throw new UnsupportedType(`${node.getText().slice(0, 60)}: a union other than literal values has no exact schema in the subset`);
+      throw new UnsupportedType(`${node.getText().slice(0, 60)}: a union other than literal values has no exact schema in the subset`, node);
     }
     switch (node.getKind()) {
       case SyntaxKind.StringKeyword:
@@ -236,9 +247,9 @@ class SchemaReader {
           this.expanding.delete(name);
         }
       }
-      throw new UnsupportedType(`${name}: ${declaration === undefined ? 'not declared in this file' : 'refers to itself, which no schema of the subset can say'}`);
+      throw new UnsupportedType(`${name}: ${declaration === undefined ? 'not declared in this file' : 'refers to itself, which no schema of the subset can say'}`, node);
     }
-    throw new UnsupportedType(`${node.getText().slice(0, 60)}: no exact schema in the subset`);
+    throw new UnsupportedType(`${node.getText().slice(0, 60)}: no exact schema in the subset`, node);
   }
 }
 
@@ -261,7 +272,7 @@ function literalValue(tsMorph: TsMorph, node: import('ts-morph').LiteralTypeNode
   const text = literal.getText();
   if (text === 'true' || text === 'false') return text === 'true';
   if (text === 'null') return null;
-  throw new UnsupportedType(`${text}: not a JSON literal`);
+  throw new UnsupportedType(`${text}: not a JSON literal`, node);
 }
 
 /** A tag's JSON value (`@default 10`, `@example {"a": 1}`), kept exactly: numbers as written. */

@@ -61,5 +61,21 @@ describe('jtc import --from ts on declarations written by hand', () => {
     expect(notes!.findings.map((f) => f.message)).toContain('no ToolContract<NotesSearchInput, NotesSearchOutput, "…"> declaration names the tool; its name is derived from NotesSearch');
     expect(maybe!.status).toBe('refused');
     expect(maybe!.findings[0]!.message).toBe('string | null: a union other than literal values has no exact schema in the subset');
+    // Placed where the type stands in the declarations, as the report's file:line:col.
+    const { file, line, column } = maybe!.findings[0]!;
+    expect(
+      readFileSync(file!, 'utf8')
+        .split('\n')
+        [line! - 1]!.slice(column! - 1),
+    ).toMatch(/^string \| null/);
+  });
+
+  it('places a finding on a converted schema at the declaration it came from', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-import-ts-'));
+    const path = join(dir, 'bounds.ts');
+    writeFileSync(path, ['/** Counts. */', 'export interface CountInput {', '  /** @maxLength 1.5 */', '  n: string;', '}', ''].join('\n'));
+    const [count] = importTools(await readTypeScriptTools(path), { outDir: 'contracts' });
+    expect(count!.status).toBe('refused');
+    expect(count!.findings[0]).toMatchObject({ kind: 'error', file: path, line: 2, column: 1 });
   });
 });

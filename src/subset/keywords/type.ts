@@ -16,7 +16,9 @@ const type: KeywordDefinition<TypeName> = {
       if (only !== undefined) return reportAt(context, 'JTC110', node, `"type" is an array of one type (${only}); the subset takes the type itself, as a string`, `write "type": ${JSON.stringify(only)}`);
       if (listed.length === 1) return reportAt(context, 'JTC110', node, `"type" is an array of one value (${listed[0]}), which is not a type`, `write one of ${typeNames.join(', ')} as a string`);
       if (listed.length === 0) return reportAt(context, 'JTC110', node, '"type" is an empty array; the subset takes exactly one type', `write one of ${typeNames.join(', ')} as a string`);
-      return reportAt(context, 'JTC110', node, `"type" lists several types (${listed.join(', ')}); the subset takes exactly one`, 'use one type; for an optional value leave the property out of "required" instead of allowing null');
+      // The usual type array is a nullable one: its way out is an optional property. Others have none as simple.
+      const hint = listed.includes('null') ? 'use one type; for an optional value leave the property out of "required" instead of allowing null' : `use one type (${listed.join(' or ')}): a value of several types has no schema in the subset; pick the one callers should send, or give each its own property`;
+      return reportAt(context, 'JTC110', node, `"type" lists several types (${listed.join(', ')}); the subset takes exactly one`, hint);
     }
     if (node.kind === 'string' && (typeNames as readonly string[]).includes(node.value)) return node.value as TypeName;
     const found = node.kind === 'string' ? JSON.stringify(node.value) : node.kind;
