@@ -6,11 +6,12 @@
 // runtime; prompts, resources and completion are SDK v2's McpServer's own, served beside them.
 // The official conformance suite runs against it at both revisions (test/examples/mcp-conformance.test.ts).
 //   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
+//   JTC_BY_HAND=1 PORT=3000 npm run example:conformance   ->  the tools alone, served by hand (no SDK)
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
 import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer } from '@json-tool-contracts/runtime/mcp';
-import { mcpNodeListener } from '@json-tool-contracts/runtime/mcp/http';
+import { mcpHttpHandler, mcpNodeListener } from '@json-tool-contracts/runtime/mcp/http';
 import { completable, createMcpHandler, hostHeaderValidationResponse, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import * as contracts from './generated/index.mjs';
@@ -185,4 +186,6 @@ async function serve(request) {
   return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
 }
 
-createServer(mcpNodeListener({ fetch: serve })).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));
+// JTC_BY_HAND=1: the same tools with no SDK, both revisions through the runtime's mcpHttpHandler (tools only: no prompts, resources or completion).
+const byHand = process.env.JTC_BY_HAND === '1' ? mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-conformance', version: '1.0.0' }, allowedHosts }) : undefined;
+createServer(mcpNodeListener(byHand ?? { fetch: serve })).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

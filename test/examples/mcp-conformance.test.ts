@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,35 +98,41 @@ function runRequirements(url: string, revision: string) {
   return { status: run.status, summary, scenarios };
 }
 
+/** `npm run example:conformance` on a free port of 127.0.0.1, its environment extended by `env`. */
+async function startExample(env: Record<string, string>): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const server = spawn('npm', ['run', '--silent', 'example:conformance'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`MCP server on ${url}`)) resolve();
+    });
+    server.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    server.on('exit', (code) => reject(new Error(`the example server exited (${String(code)}): ${output}`)));
+  });
+  const stop = () => {
+    // npm starts the server as its child: end the whole group npm leads.
+    try {
+      process.kill(-server.pid!);
+    } catch {
+      server.kill();
+    }
+  };
+  return { url, stop };
+}
+
 describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP conformance suite, at both revisions', () => {
-  let server: ChildProcess | undefined;
+  let example: { url: string; stop(): void } | undefined;
   let url = '';
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/mcp`;
-    server = spawn('npm', ['run', '--silent', 'example:conformance'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes(`MCP server on ${url}`)) resolve();
-      });
-      server!.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-      server!.on('exit', (code) => reject(new Error(`the example server exited (${String(code)}): ${output}`)));
-    });
+    example = await startExample({});
+    url = example.url;
   }, processTimeout);
 
-  afterAll(() => {
-    // npm starts the server as its child: end the whole group npm leads.
-    if (server?.pid !== undefined) {
-      try {
-        process.kill(-server.pid);
-      } catch {
-        server.kill();
-      }
-    }
-  });
+  afterAll(() => example?.stop());
 
   it('lists among the expected failures only scenarios a requirement file does not score, each with its reason', () => {
     const notScored = new Map(revisions.flatMap((revision) => [...requirements(revision).notScored]));
@@ -155,6 +161,38 @@ describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP co
           [...run.scenarios.keys()].filter((name) => !required.includes(name) && !notScored.has(name)),
           'scenarios the suite ran outside the requirement file',
         ).toEqual([]);
+      },
+      processTimeout,
+    );
+  }
+});
+
+/** Scenarios about what only an SDK's McpServer serves here (prompts, resources, completion, and caching, which lists them too). */
+const needsSdkSurface = (name: string): boolean => /^(prompts-|resources-|completion-|sep-2164-)/.test(name) || name === 'caching' || name === 'input-required-result-non-tool-request';
+
+describe.skipIf(skipSuite)('the same tools served by hand (mcpHttpHandler, no SDK) against the suite, at both revisions', () => {
+  let example: { url: string; stop(): void } | undefined;
+
+  beforeAll(async () => {
+    example = await startExample({ JTC_BY_HAND: '1' });
+  }, processTimeout);
+
+  afterAll(() => example?.stop());
+
+  for (const revision of revisions) {
+    it(
+      `passes every scenario of ${revision} that a tools-only server can, each at that revision's wire`,
+      () => {
+        if ('problem' in node22) throw new Error(`the conformance suite needs Node >= 22: ${node22.problem}`);
+        // Beside the required ones, two the requirement files run unscored that a tools-only server passes: the revision's header checks, and 2025 session ends.
+        const alsoPassing = revision === '2026-07-28' ? ['http-header-validation'] : ['server-session-lifecycle'];
+        const scenarios = [...requirements(revision).required.filter((name) => !needsSdkSurface(name) && !awaitingInputRounds.has(name)), ...alsoPassing];
+        expect(scenarios.length).toBeGreaterThan(12);
+        const failing = scenarios.filter((scenario) => {
+          const run = spawnSync(node22.path, [suite, 'server', '--url', example!.url, '--scenario', scenario, '--spec-version', revision], { encoding: 'utf8', timeout: processTimeout });
+          return !/Passed: (\d+)\/\1, 0 failed/.test(run.stdout ?? '');
+        });
+        expect(failing).toEqual([]);
       },
       processTimeout,
     );
