@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/diagnostics/usage-error.js';
 import { generatedMarker } from '../../src/emit/marker.js';
-import { assertOutputFolder, compareOutput, writeOutput } from '../../src/output/write.js';
+import { assertOutputFolder, compareOutput, writeAllOrNothing, writeOutput } from '../../src/output/write.js';
 
 const generated = (body: string) => `${generatedMarker} 0.0.0\n${body}\n`;
 const files = [
@@ -97,5 +97,24 @@ describe('writeOutput against hostile folder states', () => {
     expect(() => writeOutput(out, files)).toThrow(UsageError);
     expect(() => writeOutput(out, files)).toThrow(`${join(out, 'a.ts')}: is a folder where a generated file belongs; move or remove it`);
     expect(existsSync(join(out, 'index.ts'))).toBe(false);
+  });
+});
+
+describe('writeAllOrNothing without overwriting (jtc init)', () => {
+  it('places every file, or none when a name was taken meanwhile, and leaves what took it alone', () => {
+    mkdirSync(out, { recursive: true });
+    const staged = ['a.ts', 'b.ts', 'c.ts'].map((name, index) => ({ target: join(out, name), temp: join(out, `.jtc-${String(index).repeat(16)}.tmp`), text: `${name}\n` }));
+    // A file that appeared at the second name after the check: the first is placed, the second fails.
+    writeFileSync(join(out, 'b.ts'), 'theirs');
+    expect(() => writeAllOrNothing(staged, { overwrite: false })).toThrow(UsageError);
+    expect(readdirSync(out)).toEqual(['b.ts']);
+    expect(readFileSync(join(out, 'b.ts'), 'utf8')).toBe('theirs');
+    rmSync(join(out, 'b.ts'));
+    writeAllOrNothing(staged, { overwrite: false });
+    expect(readdirSync(out).map((name) => [name, readFileSync(join(out, name), 'utf8')])).toEqual([
+      ['a.ts', 'a.ts\n'],
+      ['b.ts', 'b.ts\n'],
+      ['c.ts', 'c.ts\n'],
+    ]);
   });
 });
