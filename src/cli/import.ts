@@ -28,6 +28,8 @@ export interface ImportCommandOptions {
   /** How long one request to a live server may take, in milliseconds. */
   readonly timeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** Import a tool whose output alone is outside the subset with an unchecked output (said in the report). */
+  readonly uncheckedOutput: boolean;
 }
 
 /** What --from takes: a definitions format, or `ts` for TypeScript declarations. */
@@ -49,7 +51,7 @@ export function importOptionsOf(files: readonly string[], values: ImportFlags): 
   }
   if ((values.out === undefined) === (values.check === undefined)) throw new UsageError('import: name where the contracts go: -o <dir> to write them, or --check <dir> to compare the committed ones with the source');
   const target = values.out === undefined ? { check: values.check! } : { write: values.out };
-  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs, headers };
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs, headers, uncheckedOutput: values.uncheckedOutput === true };
 }
 
 /** The longest wait a timer can take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -71,13 +73,14 @@ interface ImportFlags {
   readonly header: readonly string[];
   readonly timeout: string;
   readonly format: OutputFormat;
+  readonly uncheckedOutput?: boolean;
 }
 
 /** Reads the source, imports every tool, writes the imported contracts and reports; returns the exit code. */
 export async function runImport(options: ImportCommandOptions, write: (text: string) => void): Promise<number> {
   const { tools, sourceFile } = await toolsOf(options);
   const out = 'write' in options.target ? options.target.write : options.target.check;
-  const results = importTools(tools, { outDir: out, ...(sourceFile === undefined ? {} : { sourceFile }) });
+  const results = importTools(tools, { outDir: out, uncheckedOutput: options.uncheckedOutput, ...(sourceFile === undefined ? {} : { sourceFile }) });
   if ('check' in options.target) return reportDrift(driftOf(committedContracts(out), tools, results, { dir: out }), options.format, write);
   writeContracts(
     out,
@@ -206,6 +209,7 @@ export const importCommand: CliCommand = (program, context) => {
     .option('--url <endpoint>', 'a live MCP server: its Streamable HTTP endpoint')
     .option('--header <header>', 'an HTTP header for --url, "Name: value" (repeatable)', (header: string, previous: string[]) => [...previous, header], [] as string[])
     .option('--timeout <seconds>', 'how long one request to a live server may take', '60')
+    .option('--unchecked-output', "import a tool whose output schema alone is outside the subset with an output that accepts any JSON value (the source's schema kept in its description, a warning in the report) instead of refusing it")
     .addOption(formatOption())
     .action(async (file: string | undefined, flags: ImportFlags) => {
       context.exitCode = await runImport(importOptionsOf(file === undefined ? [] : [file], flags), context.write);

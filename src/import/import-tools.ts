@@ -9,6 +9,7 @@ import { nodeAt } from '../source/json-node.js';
 import { LineMap, parseSourceText } from '../source/parse.js';
 import { applyEdits } from '../source/edits.js';
 import { exactRewrite } from '../subset/rewrites.js';
+import { canonicalJson } from '../ir/canonical.js';
 import { renderJson } from './render.js';
 import type { SourceTool } from './sources.js';
 
@@ -45,6 +46,12 @@ export interface ImportOptions {
   readonly outDir: string;
   /** The source file, when the tools come from one: places of refused tools point into it. */
   readonly sourceFile?: string;
+  /**
+   * `--unchecked-output`: a tool whose output schema alone is outside the subset is imported with
+   * an output that accepts any JSON value, the source's schema kept in its description and the
+   * report saying so, instead of being refused whole.
+   */
+  readonly uncheckedOutput?: boolean;
 }
 
 /** A tool needs this many rewrites at most; more means something keeps rewriting, and the tool is refused. */
@@ -113,6 +120,7 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
     const lines = new LineMap(text);
     const rewrite = rewrites.length < maxRewrites ? errors.map((d) => keywordRewrite(text, root, d, lines)).find((r) => r !== undefined) : undefined;
     if (rewrite === undefined) {
+      if (options.uncheckedOutput === true && tool.output !== undefined && errors.every((d) => schemaRootOf(d.pointer) === '/output')) return withUncheckedOutput(tool, name, options, errors);
       return refuse(errors.map((d) => ({ kind: 'error', code: d.code, pointer: d.pointer, message: d.message, ...hintOf(d), ...sourcePlace(tool, d.pointer, options.sourceFile) })));
     }
     rewrites.push(rewrite);
@@ -127,6 +135,28 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
   ];
   findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return { ...base, status: 'imported', file, text, rewrites: rewrites.length, findings };
+}
+
+/**
+ * The tool imported with an output that accepts any JSON value, because its own output schema is
+ * outside the subset (`errors`) and the user asked for it. The schema is kept, exactly, in the
+ * output's description: where a reader of the contract, and of the generated module's JSDoc, sees it.
+ */
+function withUncheckedOutput(tool: SourceTool, name: string, options: ImportOptions, errors: readonly Diagnostic[]): ToolResult {
+  const output = tool.output!;
+  const why = errors.map((d) => `${d.code} at ${d.pointer}`).join(', ');
+  const description = `Not checked: the source's output schema is outside the subset (${why}), so jtc import --unchecked-output let any JSON value through. The schema as the source gives it (compact, keys sorted): ${canonicalJson(output)}`;
+  const unchecked: JsonNode = { kind: 'object', position: output.position, pointer: output.pointer, members: [{ key: 'description', keyPosition: output.position, value: { kind: 'string', value: description, position: output.position, pointer: output.pointer } }] };
+  const result = importTool({ ...tool, output: unchecked }, name, { ...options, uncheckedOutput: false });
+  if (result.status !== 'imported') return result;
+  const warning: Finding = {
+    kind: 'warning',
+    pointer: '/output',
+    message: `the output schema is outside the subset (${why}); imported as any JSON value, unchecked (--unchecked-output), with the source's schema kept in /output/description`,
+    hint: 'a typed client checks nothing of its results; write an output schema within the subset by hand to have them checked',
+    ...placeIn(`${options.outDir}/${result.file}`, positionIn(result.text!, '/output')),
+  };
+  return { ...result, findings: [...result.findings, warning].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 
 /** What the source lacks or names otherwise, said where it shows in the contract. */

@@ -136,6 +136,14 @@ describe('jtc import --check', () => {
     expect(run.code).toBe(1);
   });
 
+  it('--unchecked-output: a tool committed with an unchecked output is compared as the import writes it, and is unchanged', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'jtc-drift-')), 'contracts');
+    folders.push(join(dir, '..'));
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '-o', dir, '--unchecked-output']).code).toBe(0);
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir, '--unchecked-output'])).toMatchObject({ code: 0, stdout: '14 tools: 14 unchanged, 0 drifted, 0 missing, 0 new, 0 unreadable; 0 breaking\n' });
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir]).code).toBe(1);
+  });
+
   it('checks a live server over stdio against edited contracts of server-memory', () => {
     const dir = committedCopy('server-memory', { 'read_graph.contract.json': (c) => void (c.output.properties['entities']!.items.properties['observations']!['maxItems'] = 3) });
     const server = `"${process.execPath}" node_modules/@modelcontextprotocol/server-memory/dist/index.js`;

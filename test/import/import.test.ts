@@ -188,6 +188,33 @@ describe('jtc import: rewrites and refusals', () => {
   });
 });
 
+describe('jtc import --unchecked-output', () => {
+  it("imports a tool whose output alone is outside the subset with an unchecked output, the source's schema kept in its description and a warning in the report", async () => {
+    const out = join(scratch(), 'contracts');
+    const without = await importInto(['fixtures/import/server-filesystem/tools.json', '-o', join(scratch(), 'plain')]);
+    expect(without.code).toBe(1);
+    expect(without.files).not.toHaveProperty(['read_media_file.contract.json']);
+
+    const { code, report, files } = await importInto(['fixtures/import/server-filesystem/tools.json', '-o', out, '--unchecked-output']);
+    expect(code).toBe(0);
+    expect(report.trimEnd().split('\n').pop()).toBe('14 tools: 14 imported (0 rewritten), 0 refused');
+    const contract = contractOf(files['read_media_file.contract.json']) as { output: { description: string } };
+    expect(Object.keys(contract.output)).toEqual(['description']);
+    const listed = (JSON.parse(readFileSync('fixtures/import/server-filesystem/tools.json', 'utf8')) as { tools: { name: string; outputSchema: unknown }[] }).tools.find((tool) => tool.name === 'read_media_file')!;
+    expect(JSON.parse(contract.output.description.slice(contract.output.description.indexOf('(compact, keys sorted): ') + '(compact, keys sorted): '.length))).toEqual(listed.outputSchema);
+    const warning = report.split('\n').find((line) => line.includes('warning: the output schema is outside the subset'))!;
+    expect(warning).toContain('(JTC104 at /output/properties/content/items/anyOf); imported as any JSON value, unchecked (--unchecked-output)');
+    expect(textAt(warning)).toMatch(/^\{\n\s+"description": "Not checked: /);
+    // The other tools are written exactly as without the flag.
+    for (const [file, text] of Object.entries(without.files)) expect(files[file]).toBe(text);
+  });
+
+  it('still refuses a tool whose input is outside the subset', async () => {
+    const { report } = await importInto([`${sources}/rewrites-and-refusals.tools.json`, '-o', join(scratch(), 'contracts'), '--unchecked-output']);
+    expect(report.trimEnd().split('\n').pop()).toBe('11 tools: 2 imported (1 rewritten), 9 refused');
+  });
+});
+
 describe('jtc import: the corpus of MCP servers from npm (fixtures/import)', () => {
   const servers = JSON.parse(readFileSync('fixtures/import/servers.json', 'utf8')) as { name: string; command: string }[];
 
