@@ -47,8 +47,18 @@ function served(): CapabilityRuntime {
       return { text: `model said ${(answer.content as { text: string }).text}` };
     }) as never,
   );
+  runtime.registerTypedJsonTool(
+    ToolPolicy.json('text.wait'),
+    textTool('text.wait', 'Waits until the call is cancelled.') as never,
+    ((_: unknown, request: { signal: AbortSignal }) => {
+      started();
+      return new Promise((_resolve, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true }));
+    }) as never,
+  );
   return runtime;
 }
+
+let started: () => void = () => {};
 
 interface Wire {
   readonly sent: Record<string, unknown>[];
@@ -101,7 +111,7 @@ describe('mcpHttpHandler serves 2026-07-28 and 2025-11-25 clients from one handl
     const { client, wire } = await connect(handler, '2026-07-28');
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const listed = await client.listTools();
-    expect(listed.tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo']);
+    expect(listed.tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo', 'text.wait']);
     expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } })).toMatchObject({ structuredContent: { total: 5 } });
     expect(wire.sent.map((message) => message['method'])).toEqual(['server/discover', 'tools/list', 'tools/call']);
     expect(wire.headers.every((headers) => headers.get('mcp-session-id') === null)).toBe(true);
@@ -122,7 +132,7 @@ describe('mcpHttpHandler serves 2026-07-28 and 2025-11-25 clients from one handl
     const { client, wire } = await connect(handler, '2025-11-25');
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(handler.sessionCount).toBe(1);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['math.add', 'text.ask', 'text.echo', 'text.wait']);
     expect(await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 } })).toMatchObject({ structuredContent: { total: 5 } });
     await client.ping();
     expect(wire.sent.map((message) => message['method'])).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'ping']);
@@ -172,6 +182,22 @@ describe('mcpHttpHandler serves 2026-07-28 and 2025-11-25 clients from one handl
     expect(asked).toMatchObject({ id: expect.any(String) as unknown, params: { maxTokens: 10 } });
     expect(wire.sent.find((message) => message['id'] === asked!['id'] && 'result' in message)).toBeDefined();
     await client.close();
+  });
+
+  it('a 2025-11-25 client that cancels a call (notifications/cancelled) aborts the handler, and DELETE ends its session', async () => {
+    const runtime = served();
+    const own = mcpHttpHandler(runtime, options);
+    const { client } = await connect(own, '2025-11-25');
+    const abort = new AbortController();
+    const running = new Promise<void>((resolve) => void (started = resolve));
+    const call = client.callTool({ name: 'text.wait', arguments: { text: 'x' } }, { signal: abort.signal });
+    await running;
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => runtime.records().at(-1)?.outcome).toBe('cancelled');
+    expect(own.sessionCount).toBe(1);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    expect(own.sessionCount).toBe(0);
   });
 
   it('the same handler asked for sampling by a 2026-07-28 call says why it cannot be sent (no server-to-client requests there)', async () => {
