@@ -68,6 +68,16 @@ describe('jtc check', () => {
 });
 
 describe('the command line', () => {
+  it('finishes with its own exit code and no stack trace when its reader has gone (jtc check | head)', async () => {
+    const child = spawn(process.execPath, [bin, 'check', 'fixtures/valid'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The read end closes before the first line is written, so every write meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   /** The long flags a help text lists. */
   const flagsIn = (help: string): string[] => [...help.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((match) => match[1]!).sort();
 
