@@ -1,6 +1,6 @@
 import { UsageError } from '../diagnostics/usage-error.js';
 import { Frames } from './frames.js';
-import { routeOf, rpcMessage, seconds, type Transport, type TransportOptions } from './json-rpc.js';
+import { RefusedRequest, routeOf, rpcMessage, seconds, type Transport, type TransportOptions } from './json-rpc.js';
 import { maxSourceBytes } from './sources.js';
 
 /** Of an error response's body, this much is quoted; no more than `errorBodyBytes` of it is read. */
@@ -17,26 +17,35 @@ export function httpTransport(url: URL, options: TransportOptions): Transport {
   let session: string | undefined;
   let negotiated: string | undefined;
   let nextId = 1;
-  const post = async (body: string, deadline: Deadline): Promise<Response> => {
+  const post = async (body: string, deadline: Deadline, stateless?: { readonly revision: string; readonly method: string }): Promise<Response> => {
     const headers: Record<string, string> = { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (session !== undefined) headers['mcp-session-id'] = session;
-    if (negotiated !== undefined) headers['mcp-protocol-version'] = negotiated;
+    if (stateless !== undefined) {
+      headers['mcp-protocol-version'] = stateless.revision;
+      headers['mcp-method'] = stateless.method;
+    } else {
+      if (session !== undefined) headers['mcp-session-id'] = session;
+      if (negotiated !== undefined) headers['mcp-protocol-version'] = negotiated;
+    }
     let response: Response;
     try {
       response = await fetch(url, { method: 'POST', headers, body, signal: deadline.signal, redirect: 'error' });
     } catch (error) {
       throw new UsageError(`${label}: ${deadline.signal.aborted ? deadline.message : `could not be reached: ${causeOf(error)}`}`);
     }
-    if (!response.ok) throw new UsageError(`${label}: HTTP ${response.status} ${response.statusText}${await excerpt(response, deadline)}`);
+    if (!response.ok) {
+      const message = `${label}: HTTP ${response.status} ${response.statusText}${await excerpt(response, deadline)}`;
+      // What a server of another revision answers to a request it does not take (a missing session, an unknown method); not a refused token.
+      throw [400, 404, 405].includes(response.status) ? new RefusedRequest(message) : new UsageError(message);
+    }
     return response;
   };
   return {
     label,
-    async request(method, params) {
+    async request(method, params, revision) {
       const id = nextId++;
       const deadline = deadlineOf(options.timeoutMs);
-      const response = await post(rpcMessage(id, method, params), deadline);
-      session ??= response.headers.get('mcp-session-id') ?? undefined;
+      const response = await post(rpcMessage(id, method, params), deadline, revision === undefined ? undefined : { revision, method });
+      if (revision === undefined) session ??= response.headers.get('mcp-session-id') ?? undefined;
       const type = response.headers.get('content-type') ?? '';
       const reader = new BodyReader(response, label, deadline);
       const text = type.includes('text/event-stream') ? await answerInEvents(reader, id, label) : await reader.text();

@@ -1,7 +1,13 @@
+import { UsageError } from '../diagnostics/usage-error.js';
+
 /** What `jtc import`'s MCP client needs of a transport: one request at a time, each answered or failed. */
 export interface Transport {
-  /** Sends a request and resolves with the text of its JSON-RPC response. */
-  request(method: string, params: object): Promise<string>;
+  /**
+   * Sends a request and resolves with the text of its JSON-RPC response. `revision`: the request
+   * is one of that stateless revision (over HTTP it names it, and its method, in headers, and
+   * carries no session).
+   */
+  request(method: string, params: object, revision?: string): Promise<string>;
   notify(method: string): Promise<void>;
   /** Ends the conversation within a bounded time, whatever the server does. */
   close(): Promise<void>;
@@ -31,3 +37,6 @@ export function routeOf(text: string): { readonly id?: unknown; readonly method?
 
 /** Seconds as a person reads them in a message (`0.5 s`, `60 s`). */
 export const seconds = (ms: number): string => `${ms / 1000} s`;
+
+/** The server answered, and refused the request: a JSON-RPC error, or HTTP 400, 404 or 405. */
+export class RefusedRequest extends UsageError {}

@@ -101,6 +101,15 @@ describe.skipIf(process.platform === 'win32')('jtc import --stdio: a server that
   });
 });
 
+describe('jtc import --stdio: a stateless MCP 2026-07-28 server', () => {
+  it('refusing initialize, it is asked server/discover and listed with the revision in every _meta', () => {
+    const out = join(scratch, 'stateless');
+    const result = run(['import', '--stdio', server('--stateless'), '-o', out]);
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: expect.stringContaining('1 tool: 1 imported') });
+    expect(existsSync(join(out, 'ping.contract.json'))).toBe(true);
+  });
+});
+
 describe('jtc import --stdio: what a server writes', () => {
   it('refuses an answer that is not UTF-8 instead of importing replacement characters', () => {
     const result = run(['import', '--stdio', server('--invalid-utf8'), '-o', join(scratch, 'never')]);
