@@ -83,17 +83,19 @@ function objectPrototypeIsClean(): boolean {
   return true;
 }
 
-function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
-  const collectIssues = (value: unknown): ValidationIssue[] => {
-    const issues: ValidationIssue[] = [];
-    collect(value, [], issues, "#");
-    return issues;
-  };
+/** Every issue of a value, from one root's issue pass. */
+function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  collect(value, [], issues, "#");
+  return issues;
+}
+
+function createValidator<T>(is: (value: unknown) => boolean, check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       const clean = objectPrototypeIsClean();
       if (clean && check(value)) return { ok: true, value: value as T };
-      const issues = collectIssues(value);
+      const issues = collectIssues(collect, value);
       if (issues.length === 0) {
         if (!clean) return { ok: true, value: value as T };
         issues.push(issue([], "#", "type", "does not match the schema", {}));
@@ -114,13 +116,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     throw new Error("json-tool-contracts: unsupported JSON Schema target " + JSON.stringify(options.target) + "; use draft-2020-12 or draft-07");
   };
   return {
-    is: (value: unknown): value is T => {
-      try {
-        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
-      } catch {
-        return false;
-      }
-    },
+    is: is as (value: unknown) => value is T,
     validate,
     "~standard": {
       version: 1,
@@ -134,6 +130,26 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
   };
 }
 
+/**
+ * The fast path of each root, a function of its own (not a closure of createValidator's, which both
+ * roots would share): each calls one check function, which the engine can then inline.
+ */
+function isInput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? {{checkInput}}(value) : collectIssues({{collectInput}}, value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isOutput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? {{checkOutput}}(value) : collectIssues({{collectOutput}}, value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 const inputSchema: Readonly<Record<string, unknown>> = {{inputSchema}};
 
 const outputSchema: Readonly<Record<string, unknown>> = {{outputSchema}};
@@ -144,8 +160,8 @@ export const contract: ToolContract<{{inputType}}, {{outputType}}, {{name}}> = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator<{{inputType}}>({{checkInput}}, {{collectInput}}, inputSchema),
-  output: /* @__PURE__ */ createValidator<{{outputType}}>({{checkOutput}}, {{collectOutput}}, outputSchema),
+  input: /* @__PURE__ */ createValidator<{{inputType}}>(isInput, {{checkInput}}, {{collectInput}}, inputSchema),
+  output: /* @__PURE__ */ createValidator<{{outputType}}>(isOutput, {{checkOutput}}, {{collectOutput}}, outputSchema),
 };
 
 export default contract;

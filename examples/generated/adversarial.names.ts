@@ -108,11 +108,20 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+/** An object that is not an array: what a JSON object is before its prototype is tested (`isPlainObject` tests both). */
+function isObjectRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The prototype of a JSON object, for an object already known not to be an array: Object.prototype, or none (a null-prototype object); a class instance has another. */
+function hasPlainPrototype(value: unknown): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
+}
+
+/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return isObjectRecord(value) && hasPlainPrototype(value);
 }
 
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
@@ -726,17 +735,19 @@ function objectPrototypeIsClean(): boolean {
   return true;
 }
 
-function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
-  const collectIssues = (value: unknown): ValidationIssue[] => {
-    const issues: ValidationIssue[] = [];
-    collect(value, [], issues, "#");
-    return issues;
-  };
+/** Every issue of a value, from one root's issue pass. */
+function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  collect(value, [], issues, "#");
+  return issues;
+}
+
+function createValidator<T>(is: (value: unknown) => boolean, check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       const clean = objectPrototypeIsClean();
       if (clean && check(value)) return { ok: true, value: value as T };
-      const issues = collectIssues(value);
+      const issues = collectIssues(collect, value);
       if (issues.length === 0) {
         if (!clean) return { ok: true, value: value as T };
         issues.push(issue([], "#", "type", "does not match the schema", {}));
@@ -757,13 +768,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     throw new Error("json-tool-contracts: unsupported JSON Schema target " + JSON.stringify(options.target) + "; use draft-2020-12 or draft-07");
   };
   return {
-    is: (value: unknown): value is T => {
-      try {
-        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
-      } catch {
-        return false;
-      }
-    },
+    is: is as (value: unknown) => value is T,
     validate,
     "~standard": {
       version: 1,
@@ -775,6 +780,26 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       jsonSchema: { input: jsonSchema, output: jsonSchema },
     },
   };
+}
+
+/**
+ * The fast path of each root, a function of its own (not a closure of createValidator's, which both
+ * roots would share): each calls one check function, which the engine can then inline.
+ */
+function isInput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? checkInput(value) : collectIssues(collectInput, value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isOutput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? checkOutput(value) : collectIssues(collectOutput, value).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 const inputSchema: Readonly<Record<string, unknown>> = {
@@ -900,8 +925,8 @@ export const contract: ToolContract<AdversarialNamesInput, AdversarialNamesOutpu
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator<AdversarialNamesInput>(checkInput, collectInput, inputSchema),
-  output: /* @__PURE__ */ createValidator<AdversarialNamesOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<AdversarialNamesInput>(isInput, checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<AdversarialNamesOutput>(isOutput, checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

@@ -284,11 +284,20 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+/** An object that is not an array: what a JSON object is before its prototype is tested (`isPlainObject` tests both). */
+function isObjectRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The prototype of a JSON object, for an object already known not to be an array: Object.prototype, or none (a null-prototype object); a class instance has another. */
+function hasPlainPrototype(value: unknown): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
+}
+
+/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return isObjectRecord(value) && hasPlainPrototype(value);
 }
 
 /** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
@@ -2263,20 +2272,20 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
 
 // #/properties/deep
 function checkOutputDeep(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2315,20 +2324,20 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
 
 // #/properties/deep/properties/next
 function checkOutputDeepNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2367,20 +2376,20 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
 
 // #/properties/deep/properties/next/properties/next
 function checkOutputDeepNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2419,20 +2428,20 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
 
 // #/properties/deep/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2471,20 +2480,20 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2523,20 +2532,20 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2575,20 +2584,20 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2627,20 +2636,20 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2679,20 +2688,20 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2731,20 +2740,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2783,20 +2792,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2835,20 +2844,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2887,20 +2896,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2939,20 +2948,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -2991,20 +3000,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3043,20 +3052,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3095,20 +3104,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3147,20 +3156,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3199,20 +3208,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3251,20 +3260,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3303,20 +3312,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3355,20 +3364,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3407,20 +3416,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3459,20 +3468,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3511,20 +3520,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3563,20 +3572,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3615,20 +3624,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3667,20 +3676,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3719,20 +3728,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (!checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3771,20 +3780,20 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
 
 // #/properties/deep/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next
 function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
+  if (!isObjectRecord(value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
-      case "next": {
-        const property0 = value[key];
-        if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+      case "next":
         required++;
         continue;
-      }
     }
     if (!isJsonValue(value[key])) return false;
   }
   if (required !== 1) return false;
+  const property0 = value["next"];
+  if (typeof property0 !== "number" || !Number.isInteger(property0)) return false;
+  if (!hasPlainPrototype(value)) return false;
   return true;
 }
 
@@ -3843,17 +3852,19 @@ function objectPrototypeIsClean(): boolean {
   return true;
 }
 
-function createValidator<T>(check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
-  const collectIssues = (value: unknown): ValidationIssue[] => {
-    const issues: ValidationIssue[] = [];
-    collect(value, [], issues, "#");
-    return issues;
-  };
+/** Every issue of a value, from one root's issue pass. */
+function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  collect(value, [], issues, "#");
+  return issues;
+}
+
+function createValidator<T>(is: (value: unknown) => boolean, check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const validate = (value: unknown): ValidationResult<T> => {
     try {
       const clean = objectPrototypeIsClean();
       if (clean && check(value)) return { ok: true, value: value as T };
-      const issues = collectIssues(value);
+      const issues = collectIssues(collect, value);
       if (issues.length === 0) {
         if (!clean) return { ok: true, value: value as T };
         issues.push(issue([], "#", "type", "does not match the schema", {}));
@@ -3874,13 +3885,7 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
     throw new Error("json-tool-contracts: unsupported JSON Schema target " + JSON.stringify(options.target) + "; use draft-2020-12 or draft-07");
   };
   return {
-    is: (value: unknown): value is T => {
-      try {
-        return objectPrototypeIsClean() ? check(value) : collectIssues(value).length === 0;
-      } catch {
-        return false;
-      }
-    },
+    is: is as (value: unknown) => value is T,
     validate,
     "~standard": {
       version: 1,
@@ -3892,6 +3897,26 @@ function createValidator<T>(check: (value: unknown) => boolean, collect: Collect
       jsonSchema: { input: jsonSchema, output: jsonSchema },
     },
   };
+}
+
+/**
+ * The fast path of each root, a function of its own (not a closure of createValidator's, which both
+ * roots would share): each calls one check function, which the engine can then inline.
+ */
+function isInput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? checkInput(value) : collectIssues(collectInput, value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isOutput(value: unknown): boolean {
+  try {
+    return objectPrototypeIsClean() ? checkOutput(value) : collectIssues(collectOutput, value).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 const inputSchema: Readonly<Record<string, unknown>> = {
@@ -4484,8 +4509,8 @@ export const contract: ToolContract<LimitsAtLimitInput, LimitsAtLimitOutput, "li
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator<LimitsAtLimitInput>(checkInput, collectInput, inputSchema),
-  output: /* @__PURE__ */ createValidator<LimitsAtLimitOutput>(checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<LimitsAtLimitInput>(isInput, checkInput, collectInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<LimitsAtLimitOutput>(isOutput, checkOutput, collectOutput, outputSchema),
 };
 
 export default contract;

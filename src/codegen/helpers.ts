@@ -11,10 +11,47 @@ import { pathToFileURL } from 'node:url';
  * text without its imports and `export` keywords; what a helper needs of the others is derived
  * from the names its text uses, never listed by hand.
  */
-export type HelperName = 'isPlainObject' | 'absenceNote' | 'codePointLength' | 'isJsonValue' | 'describeType' | 'jsonEqual' | 'jsonNumberBrand' | 'isJsonNumber' | 'isJsonNumberText' | 'jsonNumber' | 'isNumeric' | 'decimalOf' | 'decimalKey' | 'compareDecimal' | 'copyJsonValue' | 'describeThrown';
+export type HelperName =
+  | 'isObjectRecord'
+  | 'hasPlainPrototype'
+  | 'isPlainObject'
+  | 'absenceNote'
+  | 'codePointLength'
+  | 'isJsonValue'
+  | 'describeType'
+  | 'jsonEqual'
+  | 'jsonNumberBrand'
+  | 'isJsonNumber'
+  | 'isJsonNumberText'
+  | 'jsonNumber'
+  | 'isNumeric'
+  | 'decimalOf'
+  | 'decimalKey'
+  | 'compareDecimal'
+  | 'copyJsonValue'
+  | 'describeThrown';
 
 /** In the order they are written into a module. */
-const helperOrder: readonly HelperName[] = ['isPlainObject', 'absenceNote', 'codePointLength', 'isJsonValue', 'describeType', 'jsonEqual', 'jsonNumberBrand', 'isJsonNumber', 'isJsonNumberText', 'jsonNumber', 'isNumeric', 'decimalOf', 'decimalKey', 'compareDecimal', 'copyJsonValue', 'describeThrown'];
+const helperOrder: readonly HelperName[] = [
+  'isObjectRecord',
+  'hasPlainPrototype',
+  'isPlainObject',
+  'absenceNote',
+  'codePointLength',
+  'isJsonValue',
+  'describeType',
+  'jsonEqual',
+  'jsonNumberBrand',
+  'isJsonNumber',
+  'isJsonNumberText',
+  'jsonNumber',
+  'isNumeric',
+  'decimalOf',
+  'decimalKey',
+  'compareDecimal',
+  'copyJsonValue',
+  'describeThrown',
+];
 
 /**
  * The support files belong to the runtime package, which runs them too, and ships them as source

@@ -1,6 +1,7 @@
 import type { AnyNode, SchemaNode } from '../ir/schema-node.js';
 import { checkPass, collectPass, functionPath, type EmitScope, type Pass, type PathRef, type ValidatorCode } from '../subset/emission.js';
 import { enumValues } from '../subset/keywords/enum.js';
+import { objectTypeFailsFast, readsByName } from '../subset/keywords/object.js';
 import { keywordFamilies, ruleFamilies } from '../subset/keywords/index.js';
 import { typeKeyword } from '../subset/keywords/type.js';
 import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
@@ -152,7 +153,9 @@ export class ValidatorEmitter {
     const scope = new NodeScope(pass, this.context, value, path, schemaPath, stem, this.childOf);
     const enumCheck = node.enum === undefined ? undefined : pass.failIf(enumValues.definition.keyword, enumValues.emit(node.enum, value, this.context), schemaPath, path);
     if (node.kind === 'any') return lines([this.anyStatements(node, scope), enumCheck]);
-    const typeCheck = typeKeyword.emit(node.kind, value, this.context.exactNumbers);
+    const declaredType = typeKeyword.emit(node.kind, value, this.context.exactNumbers);
+    // Where the fast path reads an object's properties by name, it tests the prototype after them (objectRules' emitCheck).
+    const typeCheck = pass.kind === 'check' && node.kind === 'object' && readsByName(node.rules) ? { ...declaredType, fails: objectTypeFailsFast(value) } : declaredType;
     return pass.typed(typeKeyword.definition.keyword, typeCheck, schemaPath, path, lines([this.typedStatements(node, scope), enumCheck]));
   }
 

@@ -92,32 +92,69 @@ function propertyStem(name: string, index: number): string {
 }
 
 /**
- * The fast path reads an object through its keys: for…in visits the own enumerable keys, the
- * properties the value has as JSON (only a polluted Object.prototype adds inherited ones, and
- * then the issue pass decides instead). Each key is sorted by a `switch` to its property's check,
- * so a non-enumerable or inherited property is never mistaken for one of the value's own, and
- * counting the required keys seen proves none is missing. A name in `required` without a schema
- * of its own is an additional property when the object is closed: it never counts.
+ * The fast path walks an object's keys with for…in, which visits the own enumerable keys, the
+ * properties the value has as JSON (only a polluted Object.prototype adds inherited ones, and then
+ * the issue pass decides instead), and sorts each by a `switch`. How it reads the properties
+ * depends on the object's shapes (`readsByName`).
  */
 function emitCheck(rules: ObjectRules, scope: EmitScope): Code {
-  const { value, stem } = scope;
-  const requiredNames = new Set(rules.required);
   const closed = rules.additionalProperties === false;
   const count = Code.identifier('required');
-  const cases = rules.properties.map(({ name, schema }, index) => {
-    const local = Code.identifier(`property${index}`);
-    const check = scope.child(schema, local, functionPath, `${stem}${propertyStem(name, index)}`);
-    return lines([code`case ${name}: {`, code`const ${local} = ${value}[key];`, check, requiredNames.has(name) ? code`${count}++;` : undefined, code`continue;`, code`}`]);
-  });
+  const key = Code.identifier('key');
+  const byName = readsByName(rules);
+  const cases = byName ? namedCases(rules) : keyedCases(rules, scope);
   if (!closed) {
     for (const name of requiredWithoutSchema(rules)) {
-      cases.push(lines([code`case ${name}:`, code`if (!${Code.helper('isJsonValue')}(${value}[key])) return false;`, code`${count}++;`, code`continue;`]));
+      cases.push(lines([code`case ${name}:`, code`if (!${Code.helper('isJsonValue')}(${scope.value}[${key}])) return false;`, code`${count}++;`, code`continue;`]));
     }
   }
-  const other = closed ? code`return false;` : code`if (!${Code.helper('isJsonValue')}(${value}[key])) return false;`;
-  const loop = closed && cases.length === 0 ? [code`for (const _key in ${value}) return false;`] : [code`for (const key in ${value}) {`, ...(cases.length > 0 ? [code`switch (key) {`, ...cases, code`}`] : []), other, code`}`];
-  return lines([rules.required.length > 0 ? code`let ${count} = 0;` : undefined, ...loop, rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined]);
+  const other = closed ? code`return false;` : code`if (!${Code.helper('isJsonValue')}(${scope.value}[${key}])) return false;`;
+  const loop = closed && cases.length === 0 ? [code`for (const _key in ${scope.value}) return false;`] : [code`for (const ${key} in ${scope.value}) {`, ...(cases.length > 0 ? [code`switch (${key}) {`, ...cases, code`}`] : []), other, code`}`];
+  return lines([
+    rules.required.length > 0 ? code`let ${count} = 0;` : undefined,
+    ...loop,
+    rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined,
+    ...(byName ? [...namedReads(rules, scope), code`if (!${Code.helper('hasPlainPrototype')}(${scope.value})) return false;`] : []),
+  ]);
 }
+
+/**
+ * An object whose declared properties are all required has one set of keys, so the values it meets
+ * take few shapes: its properties are read by their names after the loop has counted them (every
+ * one the object's own, so a non-enumerable or inherited stand-in is never read), and its prototype
+ * is tested last. Those are what the engine compiles best on one shape: reads at fixed places, and
+ * a prototype it already knows. Where properties are optional, the values take many shapes, and a
+ * read by name on many shapes costs more than the loop's own read of each key.
+ */
+export function readsByName(rules: ObjectRules): boolean {
+  const requiredNames = new Set(rules.required);
+  return rules.properties.length > 0 && rules.properties.every((p) => requiredNames.has(p.name));
+}
+
+/** The loop only counts the declared names; `namedReads` checks them. */
+function namedCases(rules: ObjectRules): Code[] {
+  return [lines([...rules.properties.map(({ name }) => code`case ${name}:`), code`${Code.identifier('required')}++;`, code`continue;`])];
+}
+
+function namedReads(rules: ObjectRules, scope: EmitScope): Code[] {
+  return rules.properties.map(({ name, schema }, index) => {
+    const local = Code.identifier(`property${index}`);
+    return lines([code`const ${local} = ${scope.value}[${name}];`, scope.child(schema, local, functionPath, `${scope.stem}${propertyStem(name, index)}`)]);
+  });
+}
+
+/** Each key's case reads and checks its property; counting the required keys seen proves none is missing. */
+function keyedCases(rules: ObjectRules, scope: EmitScope): Code[] {
+  const requiredNames = new Set(rules.required);
+  return rules.properties.map(({ name, schema }, index) => {
+    const local = Code.identifier(`property${index}`);
+    const check = scope.child(schema, local, functionPath, `${scope.stem}${propertyStem(name, index)}`);
+    return lines([code`case ${name}: {`, code`const ${local} = ${scope.value}[key];`, check, requiredNames.has(name) ? code`${Code.identifier('required')}++;` : undefined, code`continue;`, code`}`]);
+  });
+}
+
+/** The check pass's type test for an object whose properties it reads by name: the prototype is tested last. */
+export const objectTypeFailsFast = (value: Code): Code => code`!${Code.helper('isObjectRecord')}(${value})`;
 
 /**
  * The full report, exact for any object: an object is read once through its keys (`for…in`
