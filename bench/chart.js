@@ -1,5 +1,5 @@
 // The headline ratios as a picture: `npm run bench` writes docs/performance.svg from the run's
-// results (bench/results/latest.json and startup.json), so the chart is always the last full run.
+// results (bench/results/latest.json, monomorphic.json and startup.json), so the chart is always the last full run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,16 +7,25 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { summary } = JSON.parse(readFileSync(join(root, 'bench', 'results', 'latest.json'), 'utf8'));
 const startup = JSON.parse(readFileSync(join(root, 'bench', 'results', 'startup.json'), 'utf8'));
+const monomorphic = JSON.parse(readFileSync(join(root, 'bench', 'results', 'monomorphic.json'), 'utf8'));
 
-/** Two panels of horizontal bars, one row per engine, one bar per series; 1× (the anchor) marked. */
+/** Panels of horizontal bars, one row per engine, one bar per series; 1× (the anchor) marked. */
 const panels = [
   {
-    title: 'Validation time, ratio to ajv standalone (lower is faster)',
+    title: 'Validation time in the corpus setting, ratio to ajv standalone (lower is faster)',
     series: [
       ['valid samples', '#2b6cb0'],
       ['invalid samples', '#c05621'],
     ],
     rows: Object.entries(summary.ratios).map(([engine, r]) => [engine, [r.valid, r.invalid]]),
+  },
+  {
+    title: 'Monomorphic setting (one schema, one object, one engine per process), ratio to ajv standalone',
+    series: [
+      ['assertStrict (closed)', '#2b6cb0'],
+      ['assertLoose (open)', '#c05621'],
+    ],
+    rows: Object.keys(monomorphic.settings.assertStrict).map((engine) => [engine, [monomorphic.settings.assertStrict[engine].ratio, monomorphic.settings.assertLoose[engine].ratio]]),
   },
   {
     title: 'Cold start (process start to first validated call, time added to node), ratio to ajv compiling at start',

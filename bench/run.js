@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import schemasafe from '@exodus/schemasafe';
 import { Compile } from 'typebox/compile';
+import { toStandaloneModule } from 'ata-validator/build';
 import { compile as zodCompile, fromJSONSchema } from 'zod';
 import ts from 'typescript';
 import { compileContracts } from '../dist/compiler.js';
@@ -67,6 +68,22 @@ function ajvStandalone(schema, options, name) {
   return { check: requireFromHere(path), code };
 }
 
+/**
+ * ata-validator's own standalone module (`toStandaloneModule`), dependency-free like ours; CommonJS
+ * like ajv's. A schema it cannot compile to a module gets no figure.
+ */
+function ataStandalone(schema, name) {
+  let code;
+  try {
+    code = toStandaloneModule(schema, { format: 'cjs' });
+  } catch {
+    return undefined;
+  }
+  const path = join(moduleDir, name);
+  writeFileSync(path, code);
+  return { module: requireFromHere(path), code };
+}
+
 // Where a module's gzip size goes, to weigh the levers the size target leaves: the support
 // helpers (every function but the check*/collect* passes, plus maxIssues) could live in one file
 // shared across the output folder, leaving an import line; the two exported schemas and the
@@ -74,7 +91,7 @@ function ajvStandalone(schema, options, name) {
 const sharedImportLine = "import { issue, isPlainObject, createValidator } from './support.js';\n";
 function sizeLevers(moduleText) {
   const declarations = moduleText.split(/(?<!\*\/)\n(?=(?:\/\*\*[^\n]*\*\/\n|\/\*\*\n(?: \*[^\n]*\n)* \*\/\n)?(?:function |const |export |\/\/ ))/);
-  const isSupport = (d) => /^(?:\/\*\*[\s\S]*?\*\/\n)?(?:function (?!check|collect)|const maxIssues )/.test(d);
+  const isSupport = (d) => /^(?:\/\*\*[\s\S]*?\*\/\n)?(?:function (?!check|collect(?!Issues))|const maxIssues )/.test(d);
   const isSchema = (d) => /^const (?:inputSchema|outputSchema) /.test(d);
   const withoutSupport = sharedImportLine + declarations.filter((d) => !isSupport(d)).join('\n');
   const passesOnly = declarations
@@ -137,11 +154,13 @@ for (const file of files) {
     } catch {
       zodCompiled = undefined;
     }
+    const ata = ataStandalone(schema, `${source.name}.${side}.ata.cjs`);
     const safe = schemasafe.validator(schema, { includeErrors: false, mode: 'default' });
     const typebox = Compile(schema);
     sides[side] = {
       samples: samples[side],
       ajvCode: ajv.code,
+      ataCode: ata?.code,
       engines: {
         'ours is': ours[side].is,
         'ours validate': (v) => ours[side].validate(v).ok,
@@ -153,6 +172,16 @@ for (const file of files) {
           if (!ok) for (const error of ajvAll.check.errors) if (error.message.length === 0) return true;
           return ok;
         },
+        'ata isValid': ata === undefined ? () => 'ata could not compile the schema' : ata.module.isValid,
+        // Every error, each read, as for ajv allErrors.
+        'ata validate':
+          ata === undefined
+            ? () => 'ata could not compile the schema'
+            : (v) => {
+                const result = ata.module.validate(v);
+                if (!result.valid) for (const error of result.errors) if (error.message.length === 0) return true;
+                return result.valid;
+              },
         'zod 4': zod === undefined ? () => 'zod could not convert the schema' : (v) => zod.safeParse(v).success,
         'zod 4 compile': zodCompiled === undefined ? () => 'zod could not compile the schema' : (v) => zodCompiled.safeParse(v).success,
         schemasafe: safe,
@@ -368,6 +397,7 @@ const rows = contracts.map((contract) => {
     oursGzip: gzipSync(contract.moduleText).length,
     ajv: Buffer.byteLength(ajvCode),
     ajvGzip: gzipSync(contract.sides.input.ajvCode).length + gzipSync(contract.sides.output.ajvCode).length,
+    ataGzip: contract.sides.input.ataCode === undefined || contract.sides.output.ataCode === undefined ? null : gzipSync(contract.sides.input.ataCode).length + gzipSync(contract.sides.output.ataCode).length,
     ...sizeLevers(contract.moduleText),
   };
   return row;
@@ -382,6 +412,7 @@ const summary = {
   date: new Date().toISOString().slice(0, 10),
   ratios: Object.fromEntries(engines.map((engine) => [engine, { valid: ratio(engine, 'valid'), invalid: ratio(engine, 'invalid') }])),
   gzipRatio: geomean(rows.map((r) => r.size.oursGzip / r.size.ajvGzip)),
+  gzipRatioToAta: geomean(rows.filter((r) => r.size.ataGzip !== null).map((r) => r.size.oursGzip / r.size.ataGzip)),
   gzipRatioSupportShared: geomean(rows.map((r) => r.size.withoutSupportGzip / r.size.ajvGzip)),
   gzipRatioPassesOnly: geomean(rows.map((r) => r.size.passesOnlyGzip / r.size.ajvGzip)),
   codegenMsPerContract: geomean(rows.map((r) => r.codegenMs)),
@@ -389,6 +420,10 @@ const summary = {
   warmBuild1000: { noChangeMs, oneChangeMs, watchOneChangeMs: watchMs, noChangeRatio: noChangeMs / coldBuildMs, oneChangeRatio: oneChangeMs / coldBuildMs, watchRatio: watchMs / coldBuildMs },
   emit24: { tsMs: emitTsMs, jsMs: emitJsMs, ratio: emitJsMs / emitTsMs },
   validateAgainstAllErrors: { invalid: ratio('ours validate', 'invalid', 'ajv allErrors') },
+  againstAta: {
+    is: { valid: ratio('ours is', 'valid', 'ata isValid'), invalid: ratio('ours is', 'invalid', 'ata isValid') },
+    validate: { valid: ratio('ours validate', 'valid', 'ata validate'), invalid: ratio('ours validate', 'invalid', 'ata validate') },
+  },
   callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs, asyncRatio: c.callAsyncNs / c.bareNs })),
   languageServer,
   mislabels,
@@ -403,9 +438,11 @@ for (const row of rows) console.log([pad(row.contract, 34), ...engines.flatMap((
 console.log('\ngeometric mean of time ratios to ajv standalone (lower is faster)\n');
 for (const engine of engines) console.log(`${pad(engine, 20)} valid ${summary.ratios[engine].valid.toFixed(2)}×   invalid ${summary.ratios[engine].invalid.toFixed(2)}×`);
 console.log(`\ngenerated code, gzip, ours/ajv standalone (geometric mean): ${summary.gzipRatio.toFixed(2)}×`);
+console.log(`generated code, gzip, ours/ata standalone (geometric mean): ${summary.gzipRatioToAta.toFixed(2)}×`);
 console.log(`  with the support helpers shared across the output folder: ${summary.gzipRatioSupportShared.toFixed(2)}×; the check and issue passes alone, without schemas or comments: ${summary.gzipRatioPassesOnly.toFixed(2)}×`);
 console.log(`codegen per contract in-process (geometric mean): ${summary.codegenMsPerContract.toFixed(2)} ms`);
 console.log(`ours validate / ajv allErrors on invalid samples (the same job: every issue): ${summary.validateAgainstAllErrors.invalid.toFixed(2)}×`);
+console.log(`ours is / ata isValid: valid ${summary.againstAta.is.valid.toFixed(2)}×, invalid ${summary.againstAta.is.invalid.toFixed(2)}×; ours validate / ata validate: valid ${summary.againstAta.validate.valid.toFixed(2)}×, invalid ${summary.againstAta.validate.invalid.toFixed(2)}×`);
 console.log(`cold jtc build of 1,000 contracts: ${(coldBuildMs / 1000).toFixed(2)} s`);
 console.log(
   `warm builds of the same 1,000, against the cold one: nothing changed ${summary.warmBuild1000.noChangeRatio.toFixed(3)}× (${noChangeMs.toFixed(0)} ms), one contract changed ${summary.warmBuild1000.oneChangeRatio.toFixed(3)}× (${oneChangeMs.toFixed(0)} ms), --watch seeing one change ${summary.warmBuild1000.watchRatio.toFixed(3)}× (${watchMs.toFixed(0)} ms, from the write to the result line, 100 ms debounce included)`,

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { toStandaloneModule } from 'ata-validator/build';
 import { buildSync } from 'esbuild';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
@@ -92,6 +93,18 @@ ${check('validators[0].input.Check(call.input) && validators[0].output.Check(cal
 const { in0, out0 } = validators;
 const call = ${call};
 ${check('in0(call.input) && out0(call.output)')}
+`;
+  // ata standalone: one dependency-free module per schema, written by its own toStandaloneModule ahead of time.
+  mkdirSync(join(dir, 'ata'), { recursive: true });
+  const ataImports = tools.flatMap((tool, i) =>
+    ['input', 'output'].map((side) => {
+      writeFileSync(join(dir, 'ata', `${i}.${side}.mjs`), toStandaloneModule(tool.source[side], { format: 'esm' }));
+      return `import { isValid as ${side}${i} } from './ata/${i}.${side}.mjs';`;
+    }),
+  );
+  servers['ata standalone'] = `${ataImports.join('\n')}
+const call = ${call};
+${check('input0(call.input) && output0(call.output)')}
 `;
   servers['node alone'] = '';
   const files = {};
