@@ -74,7 +74,7 @@ describe('the published packages', () => {
       expect(listed.map((line) => line.slice(project.length + 1))).toEqual([join('node_modules', '@json-tool-contracts', 'runtime')]);
 
       // The optional peers, as a project that uses those adapters installs them.
-      for (const peer of ['ai', '@modelcontextprotocol/sdk', '@openai/agents']) {
+      for (const peer of ['ai', '@modelcontextprotocol/sdk', '@openai/agents', '@opentelemetry/api']) {
         mkdirSync(join(project, 'node_modules', peer, '..'), { recursive: true });
         symlinkSync(join(root, 'node_modules', peer), join(project, 'node_modules', peer));
       }
@@ -89,6 +89,7 @@ import { mcpToolClient } from '@json-tool-contracts/runtime/mcp/client';
 import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
 import { openAiChatTools } from '@json-tool-contracts/runtime/providers';
 import { openAiAgentsTools } from '@json-tool-contracts/runtime/openai-agents';
+import { otelCallObserver } from '@json-tool-contracts/runtime/otel';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { mathAdd } from './generated/index.mjs';
 const runtime = new CapabilityRuntime();
@@ -98,12 +99,12 @@ const served = mcpToolHandlers(runtime);
 const client = await mcpToolClient({ listTools: async () => served.listTools(), callTool: (params) => served.callTool(params) }, { mathAdd }).call('math.add', { left: 3, right: 4 });
 const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } }), runtime).listTools().tools.length;
 const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
-console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, client: client.output, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })) }));
+console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, client: client.output, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })), otel: new CapabilityRuntime({ observer: otelCallObserver() }).call('math.add', {}).error.code }));
 `,
       );
       const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, client: { total: 7 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400' });
+      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, client: { total: 7 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400', otel: 'unknown_tool' });
     },
     processTimeout,
   );

@@ -48,7 +48,23 @@ const contractsOf: Record<string, string[]> = {
  * The host SDKs and types a user installs beside the runtime (the runtime's declarations name them),
  * and any other package a block imports, linked from this repository's node_modules.
  */
-const hostPackages = ['@types/node', 'openai', 'ai', '@anthropic-ai/sdk', '@google/genai', '@openai/agents', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'];
+const hostPackages = [
+  '@types/node',
+  'openai',
+  'ai',
+  '@anthropic-ai/sdk',
+  '@google/genai',
+  '@openai/agents',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/client',
+  'zod',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-http',
+];
 const ourPackages = ['json-tool-contracts', '@json-tool-contracts/runtime'];
 
 const languages: Record<string, Block['extension']> = { ts: '.ts', typescript: '.ts', js: '.js', javascript: '.js', json: '.json' };

@@ -85,6 +85,44 @@ export interface RuntimeOptions {
   readonly maxRecords?: number;
   /** Called with every record as it is created or reaches its outcome. What it throws is ignored: a call's outcome never depends on it. */
   readonly onRecord?: (record: CallRecord) => void;
+  /**
+   * Watches every call from its start to its final record, with what the host handed over
+   * (`otelCallObserver()` of `@json-tool-contracts/runtime/otel` turns calls into spans and
+   * metrics). Unset, it costs nothing; whatever it throws is ignored, as for `onRecord`.
+   */
+  readonly observer?: CallObserver;
+}
+
+/** Hears each call as it starts; what it returns watches that one call until its record is final. */
+export interface CallObserver {
+  /**
+   * A call has started: its record (`pending`) and the host's `CallOptions.context` (the MCP
+   * request, the AI SDK's call options, …). Returns what watches this call, or undefined to leave it.
+   */
+  callStarted(record: CallRecord, context: unknown): CallWatch | undefined;
+}
+
+/** One call, watched from its start until its record is final. Every method is called at most once. */
+export interface CallWatch {
+  /**
+   * Runs the call's handler (for instance with the call's span as the active context): must call
+   * `run` and return what it returns. `input` is the validated copy the handler is about to get.
+   */
+  runHandler?<T>(run: () => T, input: unknown): T;
+  /** A protocol call is handed to the outside, where `complete`, `fail` or `cancel` will end it. */
+  handedOff?(record: CallRecord): void;
+  /** The call's record is final. */
+  ended(record: CallRecord, end: CallEnd): void;
+}
+
+/** How a watched call ended, beside its record. */
+export interface CallEnd {
+  /** Why it did not complete. */
+  readonly error?: ToolError | undefined;
+  /** The validated copy of the input (which a handler may since have changed); absent when the input was refused. */
+  readonly input?: unknown;
+  /** The validated copy of the output the caller got; only for a completed call. */
+  readonly output?: unknown;
 }
 
 type AnyContract = ToolContract<unknown, unknown>;
@@ -113,6 +151,8 @@ interface OpenCall {
   readonly record: MutableRecord;
   readonly input: unknown;
   readonly setting: CallSetting;
+  /** The observer's watch over this call; undefined without an observer. */
+  readonly watch: CallWatch | undefined;
   /** Made when the handler first reads `request.signal`, or when the call is cancelled: most calls never need one. */
   abort?: AbortController;
   /** Removes the listener on the host's signal when the call ends. */
@@ -142,6 +182,7 @@ export class CapabilityRuntime {
   private readonly queue: DeferredOpenCall[] = [];
   private readonly open = new Map<string, DeferredOpenCall>();
   private readonly limits: EnvelopeLimits;
+  private readonly observer: CallObserver | undefined;
   private nextCallId = 1;
   private revision = 0;
 
@@ -155,6 +196,8 @@ export class CapabilityRuntime {
       throw new RangeError(`maxRecords must be a whole number of at least 0 (0 keeps none) or Infinity, got ${String(options.maxRecords)}`);
     }
     if (options.onRecord !== undefined && typeof options.onRecord !== 'function') throw new RangeError('onRecord must be a function');
+    if (options.observer !== undefined && typeof options.observer?.callStarted !== 'function') throw new RangeError('observer must have a callStarted method');
+    this.observer = options.observer;
   }
 
   // ---- registration
@@ -228,7 +271,7 @@ export class CapabilityRuntime {
     const started = this.start(name, input, false, parsedFromJson, options);
     if (!started.ok) return started;
     const call = started.call;
-    const outcome = runHandler(call);
+    const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
     // Only the handler itself can abort the host's signal while a synchronous call runs; it ran, so its call stays used.
     if (isAborted(call.setting.signal)) {
       if ('awaited' in outcome) settleThenable(outcome.awaited, () => undefined);
@@ -269,7 +312,9 @@ export class CapabilityRuntime {
       if (typeof inputJson !== 'string') throw new TypeError(`expected JSON text (a string), got ${inputJson === null ? 'null' : typeof inputJson}`);
       input = readJsonText(inputJson, exactNumbers, this.limits);
     } catch (error) {
-      return this.deny(this.openRecord(toolName(name)), new ToolError('invalid_json', `input for ${quoted(name)} is not valid JSON: ${describeThrown(error)}`));
+      const record = this.openRecord(toolName(name));
+      const watch = this.observer === undefined ? undefined : this.watchCall(record, readCallOptions(callOptions));
+      return this.deny(record, new ToolError('invalid_json', `input for ${quoted(name)} is not valid JSON: ${describeThrown(error)}`), watch);
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
@@ -309,6 +354,7 @@ export class CapabilityRuntime {
     if (call.entry.handler !== undefined) return call;
     handle.state = 'pending';
     this.notify(call.record);
+    if (call.watch !== undefined) observe(call.watch, (watch) => watch.handedOff?.({ ...call.record }));
     return undefined;
   }
 
@@ -329,7 +375,7 @@ export class CapabilityRuntime {
   /** Runs a deferred call's handler; a promise it returns settles the call when it settles. */
   private run(call: DeferredOpenCall): void {
     call.handle.state = 'running';
-    const outcome = runHandler(call);
+    const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
     // A call cancelled while its handler ran is already settled: what the handler gives later is dropped.
     const settleIfOpen = (settlement: Settlement): void => void (this.open.get(call.record.callId) === call && this.settle(call, settlement));
     if ('awaited' in outcome) settleThenable(outcome.awaited, settleIfOpen);
@@ -375,7 +421,7 @@ export class CapabilityRuntime {
   private closeCancelled(call: OpenCall, message: string): CallResult {
     const error = new ToolError('cancelled', message);
     const result: CallFailure = { ok: false, callId: call.record.callId, error };
-    this.closeRecord(call.record, 'cancelled', 'cancelled');
+    this.closeRecord(call.record, 'cancelled', 'cancelled', call.watch, error);
     if ('handle' in call) (call as DeferredOpenCall).handle.settle(result);
     call.abort?.abort(error);
     return result;
@@ -429,26 +475,29 @@ export class CapabilityRuntime {
   private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined): { ok: true; call: OpenCall } | CallFailure {
     const tool = toolName(name);
     const record = this.openRecord(tool);
-    const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
-    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames([...this.tools.keys()].sort())}`));
+    // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
     const setting = readCallOptions(options);
-    if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`));
+    const watch = this.observer === undefined ? undefined : this.watchCall(record, setting);
+    const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames([...this.tools.keys()].sort())}`), watch);
+    if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`), watch);
     if (isAborted(setting.signal)) {
-      this.closeRecord(record, 'cancelled', 'cancelled');
-      return { ok: false, callId: record.callId, error: new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`) };
+      const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
+      this.closeRecord(record, 'cancelled', 'cancelled', watch, error);
+      return { ok: false, callId: record.callId, error };
     }
-    if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`));
-    if (!deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`));
+    if (!deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
+    if (!deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
     // The handler receives the copy that was validated, never the caller's object (parsed JSON is ours alone).
     const value = parsedFromJson ? input : copyEnvelope(input, this.limits, entry.contract.exactNumbers);
     const problem = parsedFromJson ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
-    if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`));
+    if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`), watch);
     if (!entry.contract.input.is(value)) {
-      return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))));
+      return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))), watch);
     }
-    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`));
+    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`), watch, value);
     if (entry.remaining !== undefined) entry.remaining--;
-    return { ok: true, call: { entry, record, input: value, setting } };
+    return { ok: true, call: { entry, record, input: value, setting, watch } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
@@ -471,11 +520,11 @@ export class CapabilityRuntime {
         error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
         // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
-        this.closeRecord(call.record, 'completed');
+        this.closeRecord(call.record, 'completed', undefined, call.watch, undefined, call.input, copy);
         return blocks === undefined ? { ok: true, callId, output: copy } : { ok: true, callId, output: copy, content: blocks.content };
       }
     }
-    this.closeRecord(call.record, error.code === 'denied' ? 'denied' : 'failed', error.code);
+    this.closeRecord(call.record, error.code === 'denied' ? 'denied' : 'failed', error.code, call.watch, error, call.input);
     return { ok: false, callId, error };
   }
 
@@ -493,9 +542,20 @@ export class CapabilityRuntime {
     return call;
   }
 
-  private deny(record: MutableRecord, error: ToolError): CallFailure {
-    this.closeRecord(record, 'denied', error.code);
+  /** `input`: the validated copy, when the input passed its contract and something else refused the call. */
+  private deny(record: MutableRecord, error: ToolError, watch: CallWatch | undefined, input?: unknown): CallFailure {
+    this.closeRecord(record, 'denied', error.code, watch, error, input);
     return { ok: false, callId: record.callId, error };
+  }
+
+  /** The observer's watch over a call that has just started; an observer that throws or answers nothing watches nothing. */
+  private watchCall(record: MutableRecord, setting: CallSetting | string): CallWatch | undefined {
+    try {
+      const watch = this.observer!.callStarted({ ...record }, typeof setting === 'string' ? undefined : setting.context);
+      return typeof watch === 'object' && watch !== null && typeof watch.ended === 'function' ? watch : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private openRecord(tool: string): MutableRecord {
@@ -507,12 +567,14 @@ export class CapabilityRuntime {
     return record;
   }
 
-  private closeRecord(record: MutableRecord, outcome: CallOutcome, errorCode?: ToolErrorCode): void {
+  /** Makes the record final; a watched call's observer hears how it ended (`error`, and the validated copies it went through). */
+  private closeRecord(record: MutableRecord, outcome: CallOutcome, errorCode?: ToolErrorCode, watch?: CallWatch, error?: ToolError, input?: unknown, output?: unknown): void {
     record.outcome = outcome;
     record.finishedAt = Date.now();
     record.durationMs = record.finishedAt - record.startedAt;
     if (errorCode !== undefined) record.errorCode = errorCode;
     this.notify(record);
+    if (watch !== undefined) observe(watch, (watching) => watching.ended({ ...record }, { error, input, output }));
   }
 
   private notify(record: MutableRecord): void {
@@ -569,6 +631,30 @@ function runHandler(call: OpenCall): Settlement | { readonly awaited: () => Prom
     return { awaited: () => new Promise<unknown>((resolve, reject) => (then as (ok: (v: unknown) => void, fail: (e: unknown) => void) => unknown).call(thenable, resolve, reject)) };
   } catch (error) {
     return { error: handlerError(error) };
+  }
+}
+
+/**
+ * Runs the handler through the observer's `runHandler`; an observer that throws before running it
+ * does not keep it from running, and one that throws after it ran does not change its outcome.
+ */
+function runWatched(call: OpenCall, watch: CallWatch): Settlement | { readonly awaited: () => Promise<unknown> } {
+  let outcome: Settlement | { readonly awaited: () => Promise<unknown> } | undefined;
+  const run = (): unknown => (outcome = runHandler(call));
+  try {
+    if (typeof watch.runHandler === 'function') watch.runHandler(run, call.input);
+  } catch {
+    // The observer's own failure: the handler runs below if it has not run yet.
+  }
+  return outcome ?? runHandler(call);
+}
+
+/** Calls an observer; what it throws is its own failure, never the call's. */
+function observe(watch: CallWatch, hear: (watch: CallWatch) => void): void {
+  try {
+    hear(watch);
+  } catch {
+    // Ignored, as onRecord's: the call's outcome is decided by the runtime alone.
   }
 }
 

@@ -1,0 +1,169 @@
+/**
+ * The runtime's calls as OpenTelemetry spans and metrics (`@json-tool-contracts/runtime/otel`),
+ * named by the semantic conventions for GenAI tool execution and MCP (status Development):
+ *
+ *   const runtime = new CapabilityRuntime({ observer: otelCallObserver() });
+ *
+ * The only module of the runtime that knows OpenTelemetry: it needs `@opentelemetry/api` (an
+ * optional peer dependency), and exports through whatever SDK the application registered.
+ */
+import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
+import type { CallEnd, CallObserver, CallRecord, CallWatch } from './capability-runtime.js';
+import { McpCallContext } from './hosts/mcp.js';
+import { stringifyJson } from './json.js';
+
+export interface OtelObserverOptions {
+  /** Where spans go; by default the global one (`trace.setGlobalTracerProvider`, what an SDK's `register()` sets). */
+  readonly tracerProvider?: TracerProvider;
+  /** Where metrics go; by default the global one, as it is at the first call. */
+  readonly meterProvider?: MeterProvider;
+  /** Reads `traceparent`, `tracestate` and `baggage` from an MCP request's `_meta`; by default the global propagator. */
+  readonly propagator?: TextMapPropagator;
+  /**
+   * Record `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`, the JSON text of the
+   * validated input and output (off by default: they can hold anything a user typed).
+   */
+  readonly recordContent?: boolean;
+  /** The longest those two attributes get, in UTF-16 code units (default 2,048); longer text is cut and ends with `…`. */
+  readonly maxContentLength?: number;
+}
+
+/** The instrumentation scope of every span and metric. */
+export const instrumentationScope = '@json-tool-contracts/runtime';
+
+/** How many UTF-16 code units a tool name, session id or request id keeps on a span. */
+const maxIdentifierLength = 256;
+
+/** The conventions' advice for `mcp.server.operation.duration`, used for both histograms. */
+const durationBuckets = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** The error codes that are a contract violation, by the side of the contract that was broken. */
+const violationSide: Readonly<Record<string, 'input' | 'output'>> = { invalid_json: 'input', invalid_envelope: 'input', invalid_input: 'input', invalid_output: 'output' };
+
+interface Instruments {
+  readonly toolDuration: Histogram;
+  readonly mcpDuration: Histogram;
+  readonly violations: Counter;
+}
+
+/** Reads trace context from an MCP `_meta` object: only string values, only its own keys. */
+const metaGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = Object.hasOwn(carrier, key) ? carrier[key] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/**
+ * A `CallObserver` that makes one span per call and records the duration histograms and the
+ * counter of contract violations. A call that came through the MCP adapter is a SERVER span
+ * `tools/call {tool}`, whose parent is the trace context of the request's `_meta` when it has one
+ * (the span active at the call, usually the HTTP server's, is then linked); any other call is an
+ * INTERNAL span `execute_tool {tool}` under the active context. The span is ended when the
+ * call's record is final and is the active span while the handler runs.
+ */
+export function otelCallObserver(options: OtelObserverOptions = {}): CallObserver {
+  const maxContentLength = options.maxContentLength ?? 2048;
+  if (!Number.isSafeInteger(maxContentLength) || maxContentLength < 1) throw new RangeError(`maxContentLength must be a whole number of at least 1, got ${String(options.maxContentLength)}`);
+  const recordContent = options.recordContent === true;
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
+  // Made at the first call, so that an SDK registered after the runtime was made is the one used.
+  let instruments: Instruments | undefined;
+  const instrumentsNow = (): Instruments => {
+    if (instruments !== undefined) return instruments;
+    const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(instrumentationScope);
+    const advice = { explicitBucketBoundaries: durationBuckets };
+    instruments = {
+      toolDuration: meter.createHistogram('gen_ai.execute_tool.duration', { unit: 's', description: 'Duration of tool executions.', advice }),
+      mcpDuration: meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'MCP request duration as observed on the receiver, from the time it was received until the result is sent.', advice }),
+      violations: meter.createCounter('jtc.contract.violations', { unit: '{violation}', description: 'Calls refused because their input or output broke the tool contract.' }),
+    };
+    return instruments;
+  };
+  const extract = (carrier: Readonly<Record<string, unknown>>, into: Context): Context => (options.propagator === undefined ? propagation.extract(into, carrier, metaGetter) : options.propagator.extract(into, carrier, metaGetter));
+
+  return {
+    callStarted(record, callContext) {
+      const mcp = callContext instanceof McpCallContext ? callContext : undefined;
+      const active = context.active();
+      const tool = bounded(record.tool, maxIdentifierLength);
+      const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'jtc.call.id': record.callId };
+      let parent = active;
+      let links: Link[] | undefined;
+      if (mcp !== undefined) {
+        attributes['mcp.method.name'] = 'tools/call';
+        attributes['mcp.protocol.version'] = mcp.protocolVersion;
+        if (mcp.sessionId !== undefined) attributes['mcp.session.id'] = bounded(mcp.sessionId, maxIdentifierLength);
+        if (mcp.requestId !== undefined) attributes['jsonrpc.request.id'] = bounded(String(mcp.requestId), maxIdentifierLength);
+        if (mcp.meta !== undefined) parent = extract(mcp.meta, active);
+        // The request's own context is the parent; the ambient span (the HTTP request's) is kept as a link.
+        const ambient = trace.getSpanContext(active);
+        if (ambient !== undefined && trace.getSpanContext(parent) !== ambient) links = [{ context: ambient }];
+      }
+      const span = tracer.startSpan(mcp === undefined ? `execute_tool ${tool}` : `tools/call ${tool}`, { kind: mcp === undefined ? SpanKind.INTERNAL : SpanKind.SERVER, attributes, ...(links === undefined ? {} : { links }) }, parent);
+      const startedAt = performance.now();
+      const spanContext = trace.setSpan(parent, span);
+      // The input as the handler gets it, written before the handler can change its copy.
+      let handedInput: string | undefined;
+      const watch: CallWatch = {
+        runHandler: (run, input) => {
+          if (recordContent) handedInput = boundedJson(input, maxContentLength);
+          return context.with(spanContext, run);
+        },
+        handedOff: () => void span.addEvent('jtc.call.handed_off'),
+        ended: (final, end) => {
+          const input = handedInput ?? (recordContent && end.input !== undefined ? boundedJson(end.input, maxContentLength) : undefined);
+          if (input !== undefined) span.setAttribute('gen_ai.tool.call.arguments', input);
+          endSpan(span, final, end, mcp !== undefined, recordContent, maxContentLength);
+          recordMetrics(instrumentsNow(), final, mcp, (performance.now() - startedAt) / 1000);
+        },
+      };
+      return watch;
+    },
+  };
+}
+
+function endSpan(span: Span, record: CallRecord, end: CallEnd, overMcp: boolean, recordContent: boolean, maxContentLength: number): void {
+  // A name the caller made up is no target: the span is named by its operation alone, as the conventions ask for unknown targets.
+  if (record.errorCode === 'unknown_tool') span.updateName(overMcp ? 'tools/call' : 'execute_tool');
+  if (recordContent && end.output !== undefined) span.setAttribute('gen_ai.tool.call.result', boundedJson(end.output, maxContentLength));
+  if (record.outcome !== 'completed') {
+    const code = record.errorCode ?? record.outcome;
+    // An MCP client sees an isError result, which the conventions call tool_error; the runtime's code is kept beside it.
+    span.setAttributes({ 'error.type': overMcp ? 'tool_error' : code, 'jtc.call.outcome': record.outcome, 'jtc.error.code': code });
+    // The code, never the message: a message can quote what the caller sent.
+    span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  }
+  span.end();
+}
+
+function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCallContext | undefined, seconds: number): void {
+  // Metric attributes stay few: a made-up tool name is `_OTHER`, and no call, request or session id is ever one.
+  const tool = record.errorCode === 'unknown_tool' ? '_OTHER' : bounded(record.tool, maxIdentifierLength);
+  const code = record.outcome === 'completed' ? undefined : (record.errorCode ?? record.outcome);
+  const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool };
+  if (code !== undefined) attributes['error.type'] = code;
+  instruments.toolDuration.record(seconds, attributes);
+  if (mcp !== undefined) {
+    const mcpAttributes: Attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'mcp.protocol.version': mcp.protocolVersion };
+    if (code !== undefined) mcpAttributes['error.type'] = 'tool_error';
+    instruments.mcpDuration.record(seconds, mcpAttributes);
+  }
+  const side = code === undefined ? undefined : violationSide[code];
+  if (side !== undefined) instruments.violations.add(1, { 'gen_ai.tool.name': tool, 'jtc.contract.side': side, 'jtc.error.code': code });
+}
+
+/** At most `max` UTF-16 code units, never cut inside a surrogate pair; a cut value ends with `…`. */
+function bounded(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let cut = max - 1;
+  const last = value.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${value.slice(0, cut)}…`;
+}
+
+/** The JSON text of a validated copy (exact numbers kept), bounded. */
+function boundedJson(value: unknown, max: number): string {
+  return bounded(stringifyJson(value), max);
+}

@@ -1,0 +1,364 @@
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { MeterProvider, MetricReader, type HistogramMetricData, type SumMetricData } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mathAdd } from '../../../examples/generated/index.js';
+import { mcpToolHandlers, serveToolsOnMcpServer } from '../src/hosts/mcp.js';
+import { serveToolsOnMcpServerV1 } from '../src/hosts/mcp-sdk-v1.js';
+import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type ToolRequest } from '../src/index.js';
+import { otelCallObserver, type OtelObserverOptions } from '../src/otel.js';
+
+/**
+ * The runtime's calls through the real OpenTelemetry JS SDK: spans in an in-memory exporter,
+ * metrics from an in-memory reader, trace context by the W3C propagators.
+ */
+
+/** A reader the test collects from whenever it likes. */
+class CollectingReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+type Collected = { unit: string; points: { attributes: Attributes; value: unknown }[] };
+
+interface Telemetry {
+  readonly spans: () => ReadableSpan[];
+  /** A metric as the reader collects it now; undefined when nothing recorded it. */
+  readonly metric: (name: string) => Promise<Collected | undefined>;
+  readonly options: OtelObserverOptions;
+}
+
+const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
+
+function telemetry(extra: Partial<OtelObserverOptions> = {}, exporter: SpanExporter = new InMemorySpanExporter()): Telemetry {
+  const reader = new CollectingReader();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  return {
+    spans: () => (exporter instanceof InMemorySpanExporter ? exporter.getFinishedSpans() : []),
+    metric: async (name) => {
+      const { resourceMetrics } = await reader.collect();
+      const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((each) => each.descriptor.name === name);
+      if (metric === undefined) return undefined;
+      return { unit: metric.descriptor.unit, points: (metric as HistogramMetricData | SumMetricData).dataPoints.map((point) => ({ attributes: point.attributes, value: point.value })) };
+    },
+    options: { tracerProvider, meterProvider, propagator, ...extra },
+  };
+}
+
+function addRuntime(options: RuntimeOptions, handler: (input: { left: number; right: number }, request: ToolRequest<{ left: number; right: number }>) => unknown = ({ left, right }) => ({ total: left + right }), budget?: number): CapabilityRuntime {
+  const runtime = new CapabilityRuntime(options);
+  const policy = budget === undefined ? ToolPolicy.json('math.add') : ToolPolicy.json('math.add').withCallBudget(budget);
+  runtime.registerTypedJsonTool(policy, mathAdd, handler as never);
+  return runtime;
+}
+
+const contextManager = new AsyncLocalStorageContextManager();
+beforeAll(() => void context.setGlobalContextManager(contextManager.enable()));
+afterAll(() => {
+  context.disable();
+  trace.disable();
+  propagation.disable();
+});
+
+describe('otelCallObserver: one span per call', () => {
+  it('makes an INTERNAL execute_tool span with the GenAI attributes for a completed call, and the duration histogram', async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    expect(runtime.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true, output: { total: 5 } });
+    const [span, ...others] = t.spans();
+    expect(others).toEqual([]);
+    expect(span!.name).toBe('execute_tool math.add');
+    expect(span!.kind).toBe(SpanKind.INTERNAL);
+    expect(span!.attributes).toEqual({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'jtc.call.id': 'call-1' });
+    expect(span!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(span!.ended).toBe(true);
+    const duration = await t.metric('gen_ai.execute_tool.duration');
+    expect(duration!.unit).toBe('s');
+    expect(duration!.points.map((point) => [point.attributes, (point.value as { count: number }).count])).toEqual([[{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add' }, 1]]);
+  });
+
+  it('ends every other outcome with status ERROR and error.type the runtime code', async () => {
+    const t = telemetry();
+    const runtime = addRuntime(
+      { observer: otelCallObserver(t.options) },
+      ({ left }) => {
+        if (left === 1) throw new Error('boom');
+        if (left === 2) throw ToolError.denied('not today');
+        if (left === 3) return { total: 'three' };
+        return { total: left };
+      },
+      5,
+    );
+    const aborted = AbortSignal.abort();
+    const outcomes = [
+      runtime.call('math.add', { left: 1, right: 0 }),
+      runtime.call('math.add', { left: 2, right: 0 }),
+      runtime.call('math.add', { left: 3, right: 0 }),
+      runtime.call('math.add', { left: 'x', right: 0 }),
+      runtime.call('math.add', [1]),
+      runtime.callJson('math.add', '{"left":'),
+      runtime.call('math.nope', {}),
+      runtime.call('math.add', { left: 4, right: 0 }, { signal: aborted }),
+      runtime.call('math.add', { left: 4, right: 0 }),
+      runtime.call('math.add', { left: 4, right: 0 }),
+      runtime.call('math.add', { left: 4, right: 0 }),
+    ].map((result) => (result.ok ? 'ok' : result.error.code));
+    expect(outcomes).toEqual(['handler_failed', 'denied', 'invalid_output', 'invalid_input', 'invalid_input', 'invalid_json', 'unknown_tool', 'cancelled', 'ok', 'ok', 'budget_exhausted']);
+    const spans = t.spans().map((span) => ({ name: span.name, status: span.status, errorType: span.attributes['error.type'], outcome: span.attributes['jtc.call.outcome'] }));
+    const error = (code: string) => ({ code: SpanStatusCode.ERROR, message: code });
+    expect(spans).toEqual([
+      { name: 'execute_tool math.add', status: error('handler_failed'), errorType: 'handler_failed', outcome: 'failed' },
+      { name: 'execute_tool math.add', status: error('denied'), errorType: 'denied', outcome: 'denied' },
+      { name: 'execute_tool math.add', status: error('invalid_output'), errorType: 'invalid_output', outcome: 'failed' },
+      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied' },
+      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied' },
+      { name: 'execute_tool math.add', status: error('invalid_json'), errorType: 'invalid_json', outcome: 'denied' },
+      // A made-up name is no span name (the conventions' rule for a target that is not low-cardinality).
+      { name: 'execute_tool', status: error('unknown_tool'), errorType: 'unknown_tool', outcome: 'denied' },
+      { name: 'execute_tool math.add', status: error('cancelled'), errorType: 'cancelled', outcome: 'cancelled' },
+      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined },
+      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined },
+      { name: 'execute_tool math.add', status: error('budget_exhausted'), errorType: 'budget_exhausted', outcome: 'denied' },
+    ]);
+    // The unknown name stays on its span, bounded, but never becomes a metric attribute.
+    expect(t.spans()[6]!.attributes['gen_ai.tool.name']).toBe('math.nope');
+    const duration = await t.metric('gen_ai.execute_tool.duration');
+    const counts = Object.fromEntries(duration!.points.map((point) => [`${String(point.attributes['gen_ai.tool.name'])} ${String(point.attributes['error.type'] ?? 'ok')}`, (point.value as { count: number }).count]));
+    expect(counts).toEqual({ 'math.add handler_failed': 1, 'math.add denied': 1, 'math.add invalid_output': 1, 'math.add invalid_input': 2, 'math.add invalid_json': 1, '_OTHER unknown_tool': 1, 'math.add cancelled': 1, 'math.add ok': 2, 'math.add budget_exhausted': 1 });
+    expect(duration!.points.flatMap((point) => Object.keys(point.attributes)).filter((key) => /id$/.test(key))).toEqual([]);
+  });
+
+  it('counts contract violations by tool, side and code', async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, ({ left }) => (left === 0 ? { total: 'zero' } : { total: left }));
+    runtime.call('math.add', { left: 'a', right: 1 });
+    runtime.call('math.add', { right: 1 });
+    runtime.call('math.add', { left: 0, right: 1 });
+    runtime.callJson('math.add', 'nope');
+    runtime.call('math.add', { left: 1, right: 1 });
+    const violations = await t.metric('jtc.contract.violations');
+    expect(violations!.unit).toBe('{violation}');
+    expect(violations!.points.map((point) => [point.attributes, point.value])).toEqual([
+      [{ 'gen_ai.tool.name': 'math.add', 'jtc.contract.side': 'input', 'jtc.error.code': 'invalid_input' }, 2],
+      [{ 'gen_ai.tool.name': 'math.add', 'jtc.contract.side': 'output', 'jtc.error.code': 'invalid_output' }, 1],
+      [{ 'gen_ai.tool.name': 'math.add', 'jtc.contract.side': 'input', 'jtc.error.code': 'invalid_json' }, 1],
+    ]);
+  });
+
+  it('records arguments and results only when asked, from the validated copies, bounded', () => {
+    const off = telemetry();
+    addRuntime({ observer: otelCallObserver(off.options) }).call('math.add', { left: 2, right: 3 });
+    expect(Object.keys(off.spans()[0]!.attributes).filter((key) => key.startsWith('gen_ai.tool.call.'))).toEqual([]);
+
+    const on = telemetry({ recordContent: true, maxContentLength: 16 });
+    let handed: { left: number; right: number } | undefined;
+    const runtime = addRuntime({ observer: otelCallObserver(on.options) }, (input) => {
+      handed = input;
+      const total = input.left + input.right;
+      // The handler's own copy, changed after it was validated: the span keeps what was validated.
+      input.left = 0;
+      return { total };
+    });
+    const input = { left: 2, right: 3 };
+    runtime.call('math.add', input);
+    runtime.call('math.add', { left: 123456789, right: 987654321 });
+    runtime.call('math.add', { left: 'not a number', right: 1 });
+    const [small, large, refused] = on.spans().map((span) => span.attributes);
+    expect(handed).not.toBe(input);
+    expect(input.left).toBe(2);
+    expect(small).toMatchObject({ 'gen_ai.tool.call.arguments': '{"left":2,"righ…', 'gen_ai.tool.call.result': '{"total":5}' });
+    expect(large!['gen_ai.tool.call.arguments']).toBe('{"left":1234567…');
+    expect(large!['gen_ai.tool.call.result']).toBe('{"total":111111…');
+    // Refused input was never validated: it is not recorded.
+    expect(refused!['gen_ai.tool.call.arguments']).toBeUndefined();
+  });
+});
+
+describe('otelCallObserver: calls that wait', () => {
+  it("keeps a deferred call's span open until complete, with an event at the hand-off", async () => {
+    const t = telemetry();
+    const runtime = new CapabilityRuntime({ observer: otelCallObserver(t.options) });
+    runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('math.add'), ToolMetadata.of('Adds.'), mathAdd);
+    const first = runtime.defer('math.add', { left: 1, right: 2 });
+    const second = runtime.defer('math.add', { left: 1, right: 2 });
+    expect(first.state).toBe('pending');
+    expect(t.spans()).toEqual([]);
+    runtime.complete(first.callId, { total: 3 });
+    await first.result;
+    expect(t.spans().map((span) => [span.name, span.status.code, span.events.map((event) => event.name)])).toEqual([['execute_tool math.add', SpanStatusCode.UNSET, ['jtc.call.handed_off']]]);
+    runtime.fail(second.callId, 'the worker is gone');
+    expect(t.spans()[1]!.attributes['error.type']).toBe('handler_failed');
+    expect(t.spans()[1]!.endTime).not.toEqual(t.spans()[1]!.startTime);
+  });
+
+  it("makes the call's span the active one while the handler runs, across its awaits", async () => {
+    const t = telemetry();
+    const appTracer = t.options.tracerProvider!.getTracer('app');
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, async ({ left, right }) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return appTracer.startActiveSpan('lookup', (child) => {
+        child.end();
+        return { total: left + right };
+      });
+    });
+    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true });
+    const [child, call] = t.spans();
+    expect(child!.name).toBe('lookup');
+    expect(call!.name).toBe('execute_tool math.add');
+    expect(child!.spanContext().traceId).toBe(call!.spanContext().traceId);
+    expect(child!.parentSpanContext?.spanId).toBe(call!.spanContext().spanId);
+  });
+
+  it('parents the call on the active context of its caller', () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    const appTracer = t.options.tracerProvider!.getTracer('app');
+    appTracer.startActiveSpan('agent turn', (turn) => {
+      runtime.call('math.add', { left: 1, right: 1 });
+      turn.end();
+    });
+    const [call, turn] = t.spans();
+    expect(call!.parentSpanContext?.spanId).toBe(turn!.spanContext().spanId);
+  });
+});
+
+describe('otelCallObserver over MCP', () => {
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const parentId = '00f067aa0ba902b7';
+  const traceparent = `00-${traceId}-${parentId}-01`;
+
+  /** The SDK's own client, connected in memory to the SDK's low-level server wired by our adapter. */
+  async function clientOf(sdk: 'v1' | 'v2', runtime: CapabilityRuntime): Promise<ClientV1 | ClientV2> {
+    const info = { name: 'otel-test', version: '1.0.0' };
+    const [clientSide, serverSide] = sdk === 'v1' ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
+    const server = sdk === 'v1' ? new ServerV1(info, { capabilities: {} }) : new ServerV2(info, { capabilities: {} });
+    if (server instanceof ServerV1) serveToolsOnMcpServerV1(server, runtime);
+    else serveToolsOnMcpServer(server, runtime);
+    await server.connect(serverSide as never);
+    const client = sdk === 'v1' ? new ClientV1(info) : new ClientV2(info);
+    await client.connect(clientSide as never);
+    return client;
+  }
+
+  it.each(['v1', 'v2'] as const)("makes a SERVER span tools/call {tool} whose parent is the request's _meta trace context, through SDK %s", async (sdk) => {
+    const t = telemetry();
+    let baggage: string | undefined;
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, ({ left, right }) => {
+      baggage = propagation.getBaggage(context.active())?.getEntry('tenant')?.value;
+      return { total: left + right };
+    });
+    const client = await clientOf(sdk, runtime);
+    const ok = (await client.callTool({ name: 'math.add', arguments: { left: 2, right: 3 }, _meta: { traceparent, tracestate: 'vendor=1', baggage: 'tenant=acme' } })) as { isError?: boolean };
+    const unknown = (await client.callTool({ name: 'math.nope', arguments: {} })) as { isError?: boolean };
+    await client.close();
+    expect([ok.isError, unknown.isError]).toEqual([undefined, true]);
+    expect(baggage).toBe('acme');
+    const [span, failed] = t.spans();
+    expect(span!.name).toBe('tools/call math.add');
+    expect(span!.kind).toBe(SpanKind.SERVER);
+    expect(span!.spanContext().traceId).toBe(traceId);
+    expect(span!.parentSpanContext).toMatchObject({ traceId, spanId: parentId, isRemote: true });
+    expect(span!.parentSpanContext?.traceState?.get('vendor')).toBe('1');
+    expect(span!.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2025-11-25', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'jsonrpc.request.id': expect.any(String) });
+    expect(failed!.name).toBe('tools/call');
+    expect(failed!.parentSpanContext).toBeUndefined();
+    expect(failed!.attributes).toMatchObject({ 'error.type': 'tool_error', 'jtc.error.code': 'unknown_tool' });
+    expect(failed!.status.code).toBe(SpanStatusCode.ERROR);
+    const duration = await t.metric('mcp.server.operation.duration');
+    expect(duration!.unit).toBe('s');
+    expect(duration!.points.map((point) => [point.attributes, (point.value as { count: number }).count])).toEqual([
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'mcp.protocol.version': '2025-11-25' }, 1],
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': '_OTHER', 'mcp.protocol.version': '2025-11-25', 'error.type': 'tool_error' }, 1],
+    ]);
+  });
+
+  it('links the ambient span (the HTTP request) when _meta names the parent, and parents on it when _meta names none', async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    const mcp = mcpToolHandlers(runtime);
+    const extra = (meta: Record<string, unknown>) => ({ requestId: 7, sessionId: 'session-1', _meta: meta, sendNotification: async () => {}, sendRequest: async () => ({}) });
+    const http = t.options.tracerProvider!.getTracer('http');
+    await http.startActiveSpan('POST /mcp', async (request) => {
+      await mcp.callTool({ name: 'math.add', arguments: { left: 1, right: 1 } }, extra({ traceparent }));
+      await mcp.callTool({ name: 'math.add', arguments: { left: 1, right: 1 } }, extra({}));
+      request.end();
+    });
+    // A 2026-07-28 request names its revision in the same _meta as its trace context.
+    const modern = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', traceparent };
+    await mcp.callTool({ name: 'math.add', arguments: { left: 1, right: 1 }, _meta: modern } as never, extra(modern));
+    const [fromMeta, fromAmbient, ambient, fromModern] = t.spans();
+    expect(fromModern!.attributes['mcp.protocol.version']).toBe('2026-07-28');
+    expect(fromModern!.parentSpanContext?.spanId).toBe(parentId);
+    expect(fromMeta!.parentSpanContext?.spanId).toBe(parentId);
+    expect(fromMeta!.links.map((link) => link.context.spanId)).toEqual([ambient!.spanContext().spanId]);
+    expect(fromMeta!.attributes).toMatchObject({ 'jsonrpc.request.id': '7', 'mcp.session.id': 'session-1' });
+    expect(fromAmbient!.parentSpanContext?.spanId).toBe(ambient!.spanContext().spanId);
+    expect(fromAmbient!.links).toEqual([]);
+  });
+});
+
+describe('otelCallObserver never costs a call its outcome', () => {
+  it('keeps every result when the exporter, the tracer or the meter throws', async () => {
+    const throwing: SpanExporter = {
+      export: () => {
+        throw new Error('collector down');
+      },
+      shutdown: async () => {},
+    };
+    const broken = telemetry({}, throwing);
+    const tracerThrows = telemetry({
+      tracerProvider: {
+        getTracer: () => ({
+          startSpan: () => {
+            throw new Error('no span');
+          },
+          startActiveSpan: () => {
+            throw new Error('no span');
+          },
+        }),
+      },
+    });
+    const meterThrows = telemetry({
+      meterProvider: {
+        getMeter: () => {
+          throw new Error('no meter');
+        },
+      },
+    });
+    for (const t of [broken, tracerThrows, meterThrows]) {
+      const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+      expect(runtime.call('math.add', { left: 2, right: 3 })).toEqual({ ok: true, callId: 'call-1', output: { total: 5 } });
+      expect(await runtime.callAsync('math.add', { left: 2, right: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(runtime.records().map((record) => record.outcome)).toEqual(['completed', 'denied']);
+    }
+  });
+
+  it('makes no span and no error when nothing is configured', () => {
+    const exporter = new InMemorySpanExporter();
+    const global = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    // No observer: nothing is emitted, even with an SDK registered.
+    trace.setGlobalTracerProvider(global);
+    const plain = addRuntime({});
+    expect(plain.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    trace.disable();
+    // An observer with no SDK registered: the API's no-op tracer and meter, and the calls as ever.
+    const unconfigured = addRuntime({ observer: otelCallObserver() });
+    expect(unconfigured.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true, output: { total: 5 } });
+    expect(unconfigured.call('math.add', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('refuses a maxContentLength that is not a whole number of at least 1', () => {
+    expect(() => otelCallObserver({ maxContentLength: 0 })).toThrow(RangeError);
+    expect(() => otelCallObserver({ maxContentLength: 1.5 })).toThrow('maxContentLength must be a whole number of at least 1, got 1.5');
+  });
+});
