@@ -8,8 +8,9 @@
  * optional peer dependency), and exports through whatever SDK the application registered.
  */
 import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
-import type { CallEnd, CallObserver, CallRecord, CallWatch } from './capability-runtime.js';
+import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
 import { McpCallContext } from './hosts/mcp.js';
+import { providerToolCall, type ProviderToolCall } from './hosts/providers.js';
 import { stringifyJson } from './json.js';
 
 export interface OtelObserverOptions {
@@ -100,6 +101,9 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
         // The request's own context is the parent; the ambient span (the HTTP request's) is kept as a link.
         const ambient = trace.getSpanContext(active);
         if (ambient !== undefined && trace.getSpanContext(parent) !== ambient) links = [{ context: ambient }];
+      } else {
+        const toolCallId = toolCallIdOf(callContext);
+        if (toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = bounded(toolCallId, maxIdentifierLength);
       }
       const span = tracer.startSpan(mcp === undefined ? `execute_tool ${tool}` : `tools/call ${tool}`, { kind: mcp === undefined ? SpanKind.INTERNAL : SpanKind.SERVER, attributes, ...(links === undefined ? {} : { links }) }, parent);
       const startedAt = performance.now();
@@ -152,6 +156,34 @@ function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCal
   }
   const side = code === undefined ? undefined : violationSide[code];
   if (side !== undefined) instruments.violations.add(1, { 'gen_ai.tool.name': tool, 'jtc.contract.side': side, 'jtc.error.code': code });
+}
+
+/**
+ * The model's id for the tool call, where the host that made the call has one: a provider
+ * adapter's tool call (OpenAI, Anthropic, Gemini, the Agents SDK), or the AI SDK's `toolCallId`
+ * (read structurally: the AI SDK's adapter imports the `ai` package, which this entry point must not).
+ */
+function toolCallIdOf(callContext: unknown): string | undefined {
+  if (typeof callContext !== 'object' || callContext === null) return undefined;
+  const provider = providerToolCall({ context: callContext } as ToolRequest<unknown>);
+  if (provider !== undefined) return providerCallId(provider);
+  const id: unknown = (callContext as { readonly toolCallId?: unknown }).toolCallId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function providerCallId(toolCall: ProviderToolCall): string | undefined {
+  switch (toolCall.provider) {
+    case 'openai-chat':
+      return toolCall.call.id;
+    case 'openai-responses':
+      return toolCall.call.call_id;
+    case 'anthropic':
+      return toolCall.call.id;
+    case 'gemini':
+      return toolCall.call.id;
+    case 'openai-agents':
+      return toolCall.call.callId;
+  }
 }
 
 /** At most `max` UTF-16 code units, never cut inside a surrogate pair; a cut value ends with `…`. */

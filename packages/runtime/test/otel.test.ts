@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../examples/generated/index.js';
 import { mcpToolHandlers, serveToolsOnMcpServer } from '../src/hosts/mcp.js';
 import { serveToolsOnMcpServerV1 } from '../src/hosts/mcp-sdk-v1.js';
+import { toAiSdkTools } from '../src/hosts/ai-sdk.js';
+import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools } from '../src/hosts/providers.js';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type ToolRequest } from '../src/index.js';
 import { otelCallObserver, type OtelObserverOptions } from '../src/otel.js';
 
@@ -215,6 +217,18 @@ describe('otelCallObserver: calls that wait', () => {
     expect(call!.name).toBe('execute_tool math.add');
     expect(child!.spanContext().traceId).toBe(call!.spanContext().traceId);
     expect(child!.parentSpanContext?.spanId).toBe(call!.spanContext().spanId);
+  });
+
+  it("names the model's tool call id (gen_ai.tool.call.id) for calls from the AI SDK and the provider adapters", async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    await toAiSdkTools(runtime)['math_add']!.execute!({ left: 1, right: 2 }, { toolCallId: 'ai-call-1', messages: [] });
+    await openAiChatTools(runtime).call({ id: 'call_openai', function: { name: 'math_add', arguments: '{"left":1,"right":2}' } });
+    await openAiResponsesTools(runtime).call({ call_id: 'call_responses', name: 'math_add', arguments: '{"left":1,"right":2}' });
+    await anthropicTools(runtime).call({ id: 'toolu_1', name: 'math_add', input: { left: 1, right: 2 } });
+    await geminiTools(runtime).call({ id: 'gemini-1', name: 'math.add', args: { left: 1, right: 2 } });
+    runtime.call('math.add', { left: 1, right: 2 }, { context: { toolCallId: 42 } });
+    expect(t.spans().map((span) => span.attributes['gen_ai.tool.call.id'])).toEqual(['ai-call-1', 'call_openai', 'call_responses', 'toolu_1', 'gemini-1', undefined]);
   });
 
   it('parents the call on the active context of its caller', () => {
