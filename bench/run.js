@@ -79,6 +79,8 @@ function ataStandalone(schema, name) {
   } catch {
     return undefined;
   }
+  // It answers null where it has no module to write.
+  if (typeof code !== 'string') return undefined;
   const path = join(moduleDir, name);
   writeFileSync(path, code);
   return { module: requireFromHere(path), code };

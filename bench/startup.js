@@ -94,11 +94,14 @@ const { in0, out0 } = validators;
 const call = ${call};
 ${check('in0(call.input) && out0(call.output)')}
 `;
-  // ata standalone: one dependency-free module per schema, written by its own toStandaloneModule ahead of time.
+  // ata standalone: one dependency-free module per schema, written by its own toStandaloneModule ahead
+  // of time; where it has none (it answers null: one input of the corpus), ata's runtime Validator.
   mkdirSync(join(dir, 'ata'), { recursive: true });
   const ataImports = tools.flatMap((tool, i) =>
     ['input', 'output'].map((side) => {
-      writeFileSync(join(dir, 'ata', `${i}.${side}.mjs`), toStandaloneModule(tool.source[side], { format: 'esm' }));
+      const standalone = toStandaloneModule(tool.source[side], { format: 'esm' });
+      const module = typeof standalone === 'string' ? standalone : `import { Validator } from 'ata-validator';\nconst validator = new Validator(${JSON.stringify(tool.source[side])});\nexport const isValid = (value) => validator.validate(value).valid;\n`;
+      writeFileSync(join(dir, 'ata', `${i}.${side}.mjs`), module);
       return `import { isValid as ${side}${i} } from './ata/${i}.${side}.mjs';`;
     }),
   );
