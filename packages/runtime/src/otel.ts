@@ -86,7 +86,7 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
 
   return {
     callStarted(record, callContext) {
-      const mcp = callContext instanceof McpCallContext ? callContext : undefined;
+      const mcp = mcpCallContextOf(callContext);
       const active = context.active();
       const tool = bounded(record.tool, maxIdentifierLength);
       const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'jtc.call.id': record.callId };
@@ -165,10 +165,24 @@ function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCal
  */
 function toolCallIdOf(callContext: unknown): string | undefined {
   if (typeof callContext !== 'object' || callContext === null) return undefined;
-  const provider = providerToolCall({ context: callContext } as ToolRequest<unknown>);
-  if (provider !== undefined) return providerCallId(provider);
-  const id: unknown = (callContext as { readonly toolCallId?: unknown }).toolCallId;
-  return typeof id === 'string' ? id : undefined;
+  try {
+    const provider = providerToolCall({ context: callContext } as ToolRequest<unknown>);
+    if (provider !== undefined) return providerCallId(provider);
+    const id: unknown = (callContext as { readonly toolCallId?: unknown }).toolCallId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    // A context of the caller's own that throws when read (a revoked proxy): the span goes without the id.
+    return undefined;
+  }
+}
+
+/** The MCP request of a call that came through the MCP adapter; a context that throws when looked at is none. */
+function mcpCallContextOf(callContext: unknown): McpCallContext | undefined {
+  try {
+    return callContext instanceof McpCallContext ? callContext : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function providerCallId(toolCall: ProviderToolCall): string | undefined {

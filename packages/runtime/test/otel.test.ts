@@ -228,7 +228,10 @@ describe('otelCallObserver: calls that wait', () => {
     await anthropicTools(runtime).call({ id: 'toolu_1', name: 'math_add', input: { left: 1, right: 2 } });
     await geminiTools(runtime).call({ id: 'gemini-1', name: 'math.add', args: { left: 1, right: 2 } });
     runtime.call('math.add', { left: 1, right: 2 }, { context: { toolCallId: 42 } });
-    expect(t.spans().map((span) => span.attributes['gen_ai.tool.call.id'])).toEqual(['ai-call-1', 'call_openai', 'call_responses', 'toolu_1', 'gemini-1', undefined]);
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    expect(runtime.call('math.add', { left: 1, right: 2 }, { context: revoked.proxy })).toMatchObject({ ok: true });
+    expect(t.spans().map((span) => span.attributes['gen_ai.tool.call.id'])).toEqual(['ai-call-1', 'call_openai', 'call_responses', 'toolu_1', 'gemini-1', undefined, undefined]);
   });
 
   it('parents the call on the active context of its caller', () => {
