@@ -323,7 +323,7 @@ describe('otelCallObserver over MCP', () => {
 });
 
 describe('otelCallObserver never costs a call its outcome', () => {
-  it('keeps every result when the exporter, the tracer or the meter throws', async () => {
+  it('keeps every result, and waits for nothing, when the exporter throws or hangs, or the tracer or the meter throws', async () => {
     const throwing: SpanExporter = {
       export: () => {
         throw new Error('collector down');
@@ -331,6 +331,8 @@ describe('otelCallObserver never costs a call its outcome', () => {
       shutdown: async () => {},
     };
     const broken = telemetry({}, throwing);
+    // An exporter that never answers (a collector that hangs): nothing waits for it.
+    const hanging = telemetry({}, { export: () => {}, shutdown: async () => {} });
     const tracerThrows = telemetry({
       tracerProvider: {
         getTracer: () => ({
@@ -350,7 +352,7 @@ describe('otelCallObserver never costs a call its outcome', () => {
         },
       },
     });
-    for (const t of [broken, tracerThrows, meterThrows]) {
+    for (const t of [broken, hanging, tracerThrows, meterThrows]) {
       const runtime = addRuntime({ observer: otelCallObserver(t.options) });
       expect(runtime.call('math.add', { left: 2, right: 3 })).toEqual({ ok: true, callId: 'call-1', output: { total: 5 } });
       expect(await runtime.callAsync('math.add', { left: 2, right: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
