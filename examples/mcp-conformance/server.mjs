@@ -20,7 +20,12 @@ import * as contracts from './generated/index.mjs';
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const wav = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==';
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const elicited = (answer) => ({ action: answer.action, ...(answer.content === undefined ? {} : { content: answer.content }) });
+/** The tool's output: the client's answer as the suite expects it back (accepted content passed the question's validator). */
+function elicited(answer) {
+  if (answer.status === 'accepted') return { action: 'accept', content: answer.value };
+  if (answer.status === 'declined' || answer.status === 'cancelled') return { action: answer.status === 'declined' ? 'decline' : 'cancel' };
+  throw ToolError.denied(`the elicitation failed: ${answer.message}`);
+}
 
 function toolRuntime() {
   const runtime = new CapabilityRuntime();
@@ -62,13 +67,15 @@ function toolRuntime() {
   });
   register(contracts.testSampling, async ({ prompt }, request) => {
     const answer = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
-    return { response: `LLM response: ${answer.content.text ?? JSON.stringify(answer.content)}` };
+    if (answer.status !== 'accepted') throw ToolError.denied(`sampling failed: ${answer.message}`);
+    return { response: `LLM response: ${answer.value.content.text ?? JSON.stringify(answer.value.content)}` };
   });
   register(contracts.testElicitation, async ({ message }, request) =>
     elicited(
       await mcpElicit(request, {
         message,
         requestedSchema: { type: 'object', properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } }, required: ['username', 'email'] },
+        validator: z.object({ username: z.string(), email: z.string() }),
       }),
     ),
   );
@@ -86,6 +93,7 @@ function toolRuntime() {
             verified: { type: 'boolean', default: true },
           },
         },
+        validator: z.object({ name: z.string(), age: z.number().int(), score: z.number(), status: z.enum(['active', 'inactive', 'pending']), verified: z.boolean() }).partial(),
       }),
     ),
   );
@@ -103,6 +111,7 @@ function toolRuntime() {
             titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
           },
         },
+        validator: z.object({ untitledSingle: z.string(), titledSingle: z.string(), legacyEnum: z.string(), untitledMulti: z.array(z.string()), titledMulti: z.array(z.string()) }).partial(),
       }),
     ),
   );

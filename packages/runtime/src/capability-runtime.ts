@@ -36,6 +36,12 @@ export interface CallOptions {
   readonly signal?: AbortSignal | undefined;
   /** Handed to the handler as `request.context`, untouched (the MCP request, the AI SDK's tool-call options, …). */
   readonly context?: unknown;
+  /**
+   * The host refuses this call for a reason of its own protocol (MCP: a forged or expired
+   * `requestState`): once the tool is known, the call is recorded as denied with this error and
+   * returns it; nothing is validated, reserved or run.
+   */
+  readonly refusal?: ToolError | undefined;
 }
 
 export type CallFailure = { readonly ok: false; readonly callId: string; readonly error: ToolError };
@@ -130,7 +136,7 @@ type AnyContract = ToolContract<unknown, unknown>;
 type Settlement = { readonly output: unknown } | { readonly error: ToolError };
 type Handler = (request: ToolRequest<unknown>) => unknown;
 /** The call's options as read once at its start; reading a hostile options object never throws out of a call. */
-type CallSetting = { readonly signal: AbortSignal | undefined; readonly context: unknown };
+type CallSetting = { readonly signal: AbortSignal | undefined; readonly context: unknown; readonly refusal?: ToolError | undefined };
 
 interface ToolEntry {
   readonly name: string;
@@ -417,6 +423,34 @@ export class CapabilityRuntime {
     return this.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled`);
   }
 
+  /**
+   * Ends a running call of `callAsync` or `defer` without an output because its handler waits for
+   * something its host must fetch first and will call again with (MCP 2026-07-28's
+   * `input_required`: the client answers, retries, and the handler runs again from the top). The
+   * call gives its reserved call back and leaves no record: the round that ends the logical call
+   * pays for it and records it, so one logical call costs one call of the budget and one record
+   * however many rounds it takes. Its handle settles as `suspended`; then the handler's signal is
+   * aborted with that error, and whatever it returns later is dropped. Throws `unknown_call` for a
+   * call that is not running.
+   */
+  suspend(callId: string): CallResult {
+    const call = this.open.get(callId);
+    if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
+    this.open.delete(callId);
+    call.release?.();
+    if (call.entry.remaining !== undefined) call.entry.remaining++;
+    this.dropRecord(call.record);
+    const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
+    // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
+    const finishedAt = Date.now();
+    const watch = call.watch;
+    if (watch !== undefined) observe(watch, (watching) => watching.ended({ ...call.record, finishedAt, durationMs: finishedAt - call.record.startedAt, errorCode: 'suspended' }, { error, input: call.input }));
+    const result: CallFailure = { ok: false, callId, error };
+    call.handle.settle(result);
+    call.abort?.abort(error);
+    return result;
+  }
+
   /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
   private closeCancelled(call: OpenCall, message: string): CallResult {
     const error = new ToolError('cancelled', message);
@@ -481,6 +515,7 @@ export class CapabilityRuntime {
     const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
     if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames([...this.tools.keys()].sort())}`), watch);
     if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`), watch);
+    if (setting.refusal !== undefined) return this.deny(record, setting.refusal, watch);
     if (isAborted(setting.signal)) {
       const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
       this.closeRecord(record, 'cancelled', 'cancelled', watch, error);
@@ -565,6 +600,12 @@ export class CapabilityRuntime {
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
     if (this.callRecords.length >= 2 * this.maxRecords) this.callRecords = this.callRecords.slice(-this.maxRecords);
     return record;
+  }
+
+  /** Takes back an open record that was never heard (a suspended call's): found from the end, where the latest calls are. */
+  private dropRecord(record: MutableRecord): void {
+    const at = this.callRecords.lastIndexOf(record);
+    if (at >= 0) this.callRecords.splice(at, 1);
   }
 
   /** Makes the record final; a watched call's observer hears how it ended (`error`, and the validated copies it went through). */
@@ -708,9 +749,10 @@ function readCallOptions(options: CallOptions | undefined): CallSetting | string
   if (options === undefined) return noSetting;
   try {
     if (typeof options !== 'object' || options === null) return `expected an object, got ${describeThrown(options)}`;
-    const { signal, context } = options;
+    const { signal, context, refusal } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return `signal must be an AbortSignal, got ${describeThrown(signal)}`;
-    return { signal, context };
+    if (refusal !== undefined && !(refusal instanceof ToolError)) return `refusal must be a ToolError, got ${describeThrown(refusal)}`;
+    return refusal === undefined ? { signal, context } : { signal, context, refusal };
   } catch (error) {
     return `they could not be read: ${describeThrown(error)}`;
   }

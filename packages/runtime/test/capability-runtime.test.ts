@@ -315,3 +315,52 @@ describe('deferred calls, completed from outside', () => {
     expect(runtime.defer('notes.search', { prompt: 'only' }).state).toBe('done');
   });
 });
+
+describe('a call its host suspends or refuses', () => {
+  it('suspend: a running call gives its reserved call back, leaves no record, settles as suspended and aborts its signal', async () => {
+    const events: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ onRecord: (record) => events.push(record) });
+    let signal: AbortSignal | undefined;
+    let release: (() => void) | undefined;
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(1), mathAdd, async (input, request) => {
+      signal = request.signal;
+      await new Promise<void>((resolve) => (release = resolve));
+      return { total: input.left };
+    });
+    const first = runtime.callAsync('math.add', { left: 1, right: 2 });
+    expect(runtime.remainingCalls('math.add')).toBe(0);
+    expect(runtime.suspend('call-1')).toMatchObject({ ok: false, callId: 'call-1', error: { code: 'suspended' } });
+    expect(await first).toMatchObject({ ok: false, error: { code: 'suspended', message: 'call call-1 to "math.add" was suspended: its host calls again with what the handler asked for' } });
+    expect(signal?.aborted).toBe(true);
+    expect([runtime.remainingCalls('math.add'), runtime.records(), events]).toEqual([1, [], []]);
+    // What the handler returns later is dropped; the call is no longer open.
+    release?.();
+    expect(() => runtime.suspend('call-1')).toThrow(expect.objectContaining({ code: 'unknown_call' }));
+    const second = runtime.callAsync('math.add', { left: 4, right: 2 });
+    release?.();
+    expect(await second).toMatchObject({ ok: true, output: { total: 4 } });
+    expect(runtime.records().map((record) => [record.callId, record.outcome])).toEqual([['call-2', 'completed']]);
+  });
+
+  it('suspend refuses a call that is not running: queued, pending, synchronous or unknown', () => {
+    const { runtime } = mathRuntime();
+    runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches.'), notesSearch);
+    const queued = runtime.defer('math.add', { left: 1, right: 2 });
+    const pending = runtime.defer('notes.search', validSearch);
+    for (const callId of [queued.callId, pending.callId, 'call-99']) expect(() => runtime.suspend(callId)).toThrow(expect.objectContaining({ code: 'unknown_call' }));
+  });
+
+  it("refusal: a known tool is recorded as denied with the host's error and nothing runs or is reserved; an unknown tool is answered as one", () => {
+    const { runtime, seen } = mathRuntime(1);
+    const refusal = ToolError.denied('its continuation token was forged');
+    expect(runtime.call('math.add', { left: 1, right: 2 }, { refusal })).toEqual({ ok: false, callId: 'call-1', error: refusal });
+    expect(runtime.call('math.sub', {}, { refusal })).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    expect(runtime.call('math.add', { left: 1, right: 2 }, { refusal: 'no' as never })).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('refusal must be a ToolError') } });
+    expect([seen, runtime.remainingCalls('math.add')]).toEqual([[], 1]);
+    expect(runtime.records().map((record) => [record.outcome, record.errorCode])).toEqual([
+      ['denied', 'denied'],
+      ['denied', 'unknown_tool'],
+      ['denied', 'denied'],
+    ]);
+  });
+});

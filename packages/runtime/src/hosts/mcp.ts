@@ -1,9 +1,16 @@
-import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
+import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ContentBlock } from '../content.js';
 import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
-import { cacheHint, logToStderr, modernLogRoute, requestRevision, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
+import { cacheHint, logToStderr, metaKeys, modernLogRoute, requestRevision, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
+import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
+import { ask, callInRounds, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest } from './input-rounds.js';
+import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
+
+export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot } from './input-questions.js';
+export { McpRequestError, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
+export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -18,6 +25,9 @@ import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutput
 
 /** The MCP revision whose rules the results follow. */
 export type McpProtocolVersion = '2025-11-25' | '2026-07-28';
+
+/** How many rounds one 2026-07-28 call may take by default: SDK v2's own legacy shim allows 8. */
+const defaultMaxInputRounds = 8;
 
 export interface McpToolHandlersOptions {
   /**
@@ -47,6 +57,14 @@ export interface McpToolHandlersOptions {
    * by default one JSON line on stderr, as the revision advises. Pass `() => {}` to drop them.
    */
   readonly unsentLog?: McpUnsentLog;
+  /**
+   * How the `requestState` of 2026-07-28's `input_required` results is sealed: `key` (at least 32
+   * bytes, the same on every server a retry can reach) and `ttlMs` (default ten minutes). Without
+   * a key each process seals with a random one of its own and warns once.
+   */
+  readonly requestState?: RequestStateOptions;
+  /** How many rounds one 2026-07-28 call may take, the last included (default 8); a question after that is `unavailable`. */
+  readonly maxInputRounds?: number;
 }
 
 export type McpLoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -88,6 +106,8 @@ export class McpCallContext {
     private readonly notify: (notification: McpMessage) => Promise<void>,
     private readonly request: (request: McpMessage) => Promise<unknown>,
     private readonly log: (level: McpLoggingLevel, data: unknown, logger: string | undefined) => Promise<void>,
+    /** 2026-07-28: the round of the call, with the client's answers so far; the helpers ask through it. */
+    readonly inputRound?: InputRound,
   ) {}
 
   get progressToken(): string | number | undefined {
@@ -128,6 +148,18 @@ export interface McpCallToolResult {
 export interface McpCallToolParams {
   readonly name?: unknown;
   readonly arguments?: unknown;
+  /** 2026-07-28: a retry's answers, by the keys of the `inputRequests` it answers (SDK v2 lifts them into `ctx.mcpReq.inputResponses`). */
+  readonly inputResponses?: unknown;
+  /** 2026-07-28: a retry's echo of the `requestState` it was given (SDK v2 lifts it into `ctx.mcpReq.requestState()`). */
+  readonly requestState?: unknown;
+}
+
+/** A 2026-07-28 call that needs the client's input first: the client answers `inputRequests` and calls again with `inputResponses` and `requestState`. */
+export interface McpInputRequiredResult {
+  [key: string]: unknown;
+  readonly resultType: 'input_required';
+  readonly inputRequests: Record<string, McpInputRequest>;
+  readonly requestState: string;
 }
 
 export interface McpToolHandlers {
@@ -138,11 +170,15 @@ export interface McpToolHandlers {
    */
   listTools(params?: unknown, extra?: unknown): { tools: McpTool[] };
   /**
-   * The `tools/call` result; never rejects: every failure is an `isError` result with readable text.
-   * `extra` is what the SDK hands the request handler (v1's `extra`, v2's `ctx`): its signal
-   * cancels the call, and the handler sees it as `mcpContext(request)`.
+   * The `tools/call` result: every failure of the call is an `isError` result with readable text.
+   * Under 2026-07-28 a handler that asked for input its client has not given yet ends the round
+   * with an `McpInputRequiredResult`; a retry whose `requestState` is refused (tampered, expired,
+   * foreign, minted for another tool or other arguments) or whose `inputResponses` are no object
+   * rejects with `McpRequestError`, which the SDKs send as a JSON-RPC error (-32602). It rejects
+   * with nothing else. `extra` is what the SDK hands the request handler (v1's `extra`, v2's
+   * `ctx`): its signal cancels the call, and the handler sees it as `mcpContext(request)`.
    */
-  callTool(params: McpCallToolParams | undefined, extra?: unknown): Promise<McpCallToolResult>;
+  callTool(params: McpCallToolParams | undefined, extra?: unknown): Promise<McpCallToolResult | McpInputRequiredResult>;
 }
 
 /** A tool MCP cannot carry: an MCP tool's arguments are an object, so its input schema must describe one. */
@@ -165,6 +201,9 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   const wire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { resultType: 'complete' } : {});
   const listWire = (protocol: McpProtocolVersion) => (protocol === '2026-07-28' ? { ...wire(protocol), ...listCache } : {});
   const revisionOf = (params: unknown, extra: unknown): McpProtocolVersion => options.protocolVersion ?? requestRevision(params, extra);
+  const maxRounds = options.maxInputRounds ?? defaultMaxInputRounds;
+  if (!Number.isSafeInteger(maxRounds) || maxRounds < 1) throw new RangeError(`maxInputRounds must be a whole number of at least 1, got ${String(maxRounds)}`);
+  const seal = requestStateSeal(options.requestState, runtime.envelopeLimits);
   // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
   const listings = new Map<McpProtocolVersion, McpListing>();
   const current = (protocol: McpProtocolVersion): McpListing => {
@@ -182,22 +221,30 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     },
     callTool: async (params, extra) => {
       const protocol = revisionOf(params, extra);
-      return { ...wire(protocol), ...(await callTool(params, extra, protocol)) };
+      const result = await callTool(params, extra, protocol);
+      return 'inputRequests' in result ? result : { ...wire(protocol), ...result };
     },
   };
 
-  async function callTool(params: McpCallToolParams | undefined, extra: unknown, protocol: McpProtocolVersion): Promise<McpCallToolResult> {
+  async function callTool(params: McpCallToolParams | undefined, extra: unknown, protocol: McpProtocolVersion): Promise<McpCallToolResult | McpInputRequiredResult> {
     let name: unknown;
     let args: unknown;
+    let retry: RetryRead;
     try {
       name = params?.name;
       args = params?.arguments;
+      retry = protocol === '2025-11-25' ? { inputResponses: undefined, requestState: undefined, clientCapabilities: {} } : retryParams(params, extra);
     } catch (error) {
       return errorResult(`invalid_params: the tools/call parameters cannot be read: ${describeThrown(error)}`);
     }
     if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
-    const context = mcpCallContext(extra, protocol, options);
-    const result = await runtime.callAsync(name, args ?? {}, { context, signal: signalOf(extra) });
+    const signal = signalOf(extra);
+    if (protocol === '2025-11-25') return toolResult(name, await runtime.callAsync(name, args ?? {}, { context: mcpCallContext(extra, protocol, options), signal }), protocol);
+    const round = await callInRounds(runtime, name, args ?? {}, retry, { seal, maxRounds, clientCapabilities: retry.clientCapabilities }, (inputRound) => mcpCallContext(extra, protocol, options, inputRound), signal);
+    return 'inputRequired' in round ? { resultType: 'input_required', ...round.inputRequired } : toolResult(name, round.result, protocol);
+  }
+
+  function toolResult(name: string, result: CallResult, protocol: McpProtocolVersion): McpCallToolResult {
     if (!result.ok) return errorResult(failureText(result));
     // The text copy first: a client that reads only the first block still gets the output.
     const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
@@ -207,6 +254,25 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     if (!fits) return errorResult(`invalid_output: the output of "${name}" holds a number beyond the range of a 64-bit float, which structuredContent cannot carry (an MCP client reads it as a double; JSON.stringify would write null)`);
     return { content, structuredContent: value as Record<string, unknown> };
   }
+}
+
+interface RetryRead {
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+}
+
+/** What a 2026-07-28 request carries for its rounds: from SDK v2's `ctx.mcpReq`, which lifts them out of the parameters, or the parameters themselves. */
+function retryParams(params: McpCallToolParams | undefined, extra: unknown): RetryRead {
+  const v2 = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq'] : undefined;
+  const lifted = typeof v2?.['requestState'] === 'function';
+  const envelope = isObject(v2?.['envelope']) ? v2['envelope'] : isObject(params?.['_meta' as keyof McpCallToolParams]) ? (params as Record<string, Record<string, unknown>>)['_meta'] : undefined;
+  const capabilities = envelope?.[metaKeys.clientCapabilities];
+  return {
+    inputResponses: lifted ? v2!['inputResponses'] : params?.inputResponses,
+    requestState: lifted ? (v2!['requestState'] as () => unknown)() : params?.requestState,
+    clientCapabilities: isObject(capabilities) ? capabilities : {},
+  };
 }
 
 interface McpListing {
@@ -256,7 +322,7 @@ function errorResult(text: string): McpCallToolResult {
 export interface McpServerV2 extends SdkServer {
   registerCapabilities(capabilities: { tools: Record<string, never> }): void;
   setRequestHandler(method: 'tools/list', handler: (request: unknown, ctx: unknown) => Promise<{ tools: McpTool[] }>): void;
-  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult>): void;
+  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult | McpInputRequiredResult>): void;
 }
 
 /** What both SDKs' low-level `Server` has to tell whether a method is answered already. */
@@ -277,7 +343,7 @@ type RawHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 export interface ToolRequestHandlers<S extends SdkServer> {
   readonly server: S;
   list(request: unknown, extra: unknown): Promise<{ tools: McpTool[] }>;
-  call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult>;
+  call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult | McpInputRequiredResult>;
 }
 
 const paramsOf = (request: unknown): unknown => (isObject(request) ? request['params'] : undefined);
@@ -380,13 +446,23 @@ export function mcpContext(request: ToolRequest<unknown>): McpCallContext | unde
   return request.context instanceof McpCallContext ? request.context : undefined;
 }
 
-/** A handler's call that did not come through MCP, asking for what only an MCP client can give. */
+/** A request to the client that cannot be sent: a 2026-07-28 request has no channel back before its result (its tools ask through `input_required`). */
 export class McpContextError extends Error {
   override readonly name = 'McpContextError';
 }
 
 /** SDK v1's `extra`, SDK v2's `ctx`, or anything else (no context). */
-function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions): McpCallContext | undefined {
+function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions, inputRound?: InputRound): McpCallContext | undefined {
+  const context = sdkCallContext(extra, protocol, options, inputRound);
+  if (context !== undefined || inputRound === undefined) return context;
+  // A 2026-07-28 call wired by hand without an SDK object: its helpers ask through the round, and nothing travels back before the result.
+  const noChannel = async (): Promise<never> => {
+    throw new McpContextError(`a ${protocol} request has no channel to its client before its result`);
+  };
+  return new McpCallContext(protocol, undefined, undefined, undefined, undefined, extra, async () => {}, noChannel, async () => {}, inputRound);
+}
+
+function sdkCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions, inputRound: InputRound | undefined): McpCallContext | undefined {
   if (typeof extra !== 'object' || extra === null) return undefined;
   const from = extra as Record<string, unknown>;
   const sessionId = typeof from['sessionId'] === 'string' ? from['sessionId'] : undefined;
@@ -413,12 +489,12 @@ function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
             if (protocol === '2025-11-25' || toClient(envelope, level, data, logger)) await v2Log.call(v2, level, data, logger);
           }
         : logVia(notify, envelope);
-    return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log);
+    return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log, inputRound);
   }
   const v1 = from as unknown as V1Extra;
   if (typeof v1.sendNotification !== 'function' || typeof v1.sendRequest !== 'function') return undefined;
   const notify = (notification: McpMessage) => v1.sendNotification(notification);
-  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify, v1._meta));
+  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify, v1._meta), inputRound);
 }
 
 interface V2Request {
@@ -451,15 +527,6 @@ function signalOf(extra: unknown): AbortSignal | undefined {
   return signal instanceof AbortSignal ? signal : undefined;
 }
 
-/** A server-to-client request of 2025-11-25 (sampling, elicitation) from inside a call. */
-function requireMcp(request: ToolRequest<unknown>, what: string): McpCallContext {
-  const context = mcpContext(request);
-  if (context === undefined) throw new McpContextError(`${what} needs an MCP client, and call ${request.callId} to "${request.tool}" did not come through MCP`);
-  // 2026-07-28 has no server-to-client requests: a tool asks through an input_required result instead.
-  if (context.protocolVersion !== '2025-11-25') throw new McpContextError(`${what} from inside a call is a request of MCP 2025-11-25, and call ${request.callId} to "${request.tool}" came at ${context.protocolVersion}, where a tool asks through an input_required result, which the runtime does not offer yet`);
-  return context;
-}
-
 /**
  * Reports progress on the call to the client (`notifications/progress`), if it asked for progress
  * (sent a `progressToken`); resolves false when there is nobody to tell. `progress` should grow
@@ -483,55 +550,39 @@ export async function mcpLog(request: ToolRequest<unknown>, level: McpLoggingLev
   await mcpContext(request)?.sendLog(level, data, logger);
 }
 
-/** `sampling/createMessage` parameters (the client's model answers). */
-export interface McpCreateMessageParams {
-  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: Readonly<Record<string, unknown>> }[];
-  readonly maxTokens: number;
-  readonly systemPrompt?: string;
-  readonly temperature?: number;
-  readonly stopSequences?: readonly string[];
-  readonly modelPreferences?: Readonly<Record<string, unknown>>;
-  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
-  readonly metadata?: Readonly<Record<string, unknown>>;
+/**
+ * Asks the client's model for a message (`sampling/createMessage`); the outcome says what came
+ * back: `accepted` with a result that has a message's shape (role, content, model), `invalid`, or
+ * `unavailable` (not through MCP, no sampling capability, the client answered with an error).
+ * Under 2026-07-28 an unanswered question ends the round (see `mcpElicit`).
+ */
+export function mcpCreateMessage(request: ToolRequest<unknown>, params: McpCreateMessageParams): Promise<McpAnswer<McpCreateMessageResult>> {
+  return ask(request, inputChannel(request), samplingQuestion(params));
 }
 
-export interface McpCreateMessageResult {
-  readonly role: 'user' | 'assistant';
-  readonly content: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
-  readonly model: string;
-  readonly stopReason?: string;
-  readonly [key: string]: unknown;
+/**
+ * Asks the user through the client (`elicitation/create`), in form mode with the validator of
+ * what to ask, or in URL mode. The outcome: `accepted` with the content that passed the
+ * validator, typed from it (URL mode: no content), `declined`, `cancelled`, `invalid` (content
+ * that breaks the validator, or none), or `unavailable`; it never throws for what the client does.
+ * Under 2025-11-25 the request goes to the client at once. Under 2026-07-28 the answer comes from
+ * the client's retry: the first time the handler asks, the round ends with `input_required`, and
+ * the handler runs again from the top with the answers, so what it does before asking runs again.
+ */
+export function mcpElicit<T>(request: ToolRequest<unknown>, params: McpElicitFormParams<T>): Promise<McpElicitAnswer<T>>;
+export function mcpElicit(request: ToolRequest<unknown>, params: McpElicitUrlParams): Promise<McpElicitAnswer<undefined>>;
+export function mcpElicit<T>(request: ToolRequest<unknown>, params: McpElicitFormParams<T> | McpElicitUrlParams): Promise<McpElicitAnswer<T | undefined>> {
+  return ask(request, inputChannel(request), elicitQuestion(params));
 }
 
-/** Asks the client's model for a message (`sampling/createMessage`). Throws `McpContextError` outside MCP, and what the client answers with an error. */
-export async function mcpCreateMessage(request: ToolRequest<unknown>, params: McpCreateMessageParams): Promise<McpCreateMessageResult> {
-  const result = await requireMcp(request, 'sampling').sendRequest({ method: 'sampling/createMessage', params: { ...params } });
-  if (!isObject(result) || typeof result['model'] !== 'string' || (result['role'] !== 'user' && result['role'] !== 'assistant') || !isObject(result['content'])) {
-    throw new McpContextError(`the client answered sampling/createMessage with no message (role, content, model): ${JSON.stringify(result)}`);
-  }
-  return result as McpCreateMessageResult;
+/** Asks the client for its roots (`roots/list`): `accepted` with the roots (file:// URIs), `invalid` or `unavailable`; rounds as `mcpElicit`. */
+export function mcpListRoots(request: ToolRequest<unknown>, params: { readonly key?: string } = {}): Promise<McpAnswer<readonly McpRoot[]>> {
+  return ask(request, inputChannel(request), rootsQuestion(params));
 }
 
-/** `elicitation/create` parameters in form mode: a message and a flat object schema of what to ask. */
-export interface McpElicitParams {
-  readonly message: string;
-  readonly requestedSchema: Readonly<Record<string, unknown>>;
-  readonly mode?: 'form';
-}
-
-export interface McpElicitResult {
-  readonly action: 'accept' | 'decline' | 'cancel';
-  readonly content?: Readonly<Record<string, unknown>>;
-  readonly [key: string]: unknown;
-}
-
-/** Asks the user through the client (`elicitation/create`). Throws `McpContextError` outside MCP, and what the client answers with an error. */
-export async function mcpElicit(request: ToolRequest<unknown>, params: McpElicitParams): Promise<McpElicitResult> {
-  const result = await requireMcp(request, 'elicitation').sendRequest({ method: 'elicitation/create', params: { ...params } });
-  if (!isObject(result) || !['accept', 'decline', 'cancel'].includes(result['action'] as string)) {
-    throw new McpContextError(`the client answered elicitation/create with no action (accept, decline or cancel): ${JSON.stringify(result)}`);
-  }
-  return result as McpElicitResult;
+function inputChannel(request: ToolRequest<unknown>): InputChannel | undefined {
+  const context = mcpContext(request);
+  return context === undefined ? undefined : { protocolVersion: context.protocolVersion, inputRound: context.inputRound, sendRequest: (message) => context.sendRequest(message) };
 }
 
 function byName(a: { readonly name: string }, b: { readonly name: string }): number {

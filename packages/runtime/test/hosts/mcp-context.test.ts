@@ -140,8 +140,9 @@ describe.each([
     const client = await connect(
       served(async (input, request) => {
         const message = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text: 'abc' } }], maxTokens: 10 });
-        const answer = await mcpElicit(request, { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
-        return { total: (message.content as { text: string }).text === 'cba' && answer.content?.['name'] === 'Ada' ? input.left : -1 };
+        const answer = await mcpElicit(request, { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } }, validator: z.object({ name: z.string() }) });
+        const sampled = message.status === 'accepted' && (message.value.content as { text: string }).text;
+        return { total: sampled === 'cba' && answer.status === 'accepted' && answer.value.name === 'Ada' ? input.left : -1 };
       }),
     );
     expect(await client.call({ left: 7, right: 0 })).toMatchObject({ structuredContent: { total: 7 } });
@@ -186,14 +187,14 @@ describe('the helpers outside MCP', () => {
     expect(await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 4, right: 0 } })).toMatchObject({ structuredContent: { total: 4 } });
   });
 
-  it('progress and log do nothing, sampling and elicitation say why they cannot work', async () => {
+  it('progress and log do nothing, sampling says why it cannot be asked', async () => {
     const runtime = served(async (input, request) => {
       await mcpLog(request, 'info', 'nobody hears this');
       expect(await mcpProgress(request, 1)).toBe(false);
-      await mcpCreateMessage(request, { messages: [], maxTokens: 1 });
+      expect(await mcpCreateMessage(request, { messages: [], maxTokens: 1 })).toEqual({ status: 'unavailable', message: 'sampling/createMessage needs an MCP client, and call call-1 to "math.add" did not come through MCP' });
       return { total: input.left };
     });
-    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'handler_failed', message: 'the handler failed: sampling needs an MCP client, and call call-1 to "math.add" did not come through MCP' } });
+    expect(await runtime.callAsync('math.add', { left: 1, right: 1 })).toMatchObject({ ok: true, output: { total: 1 } });
   });
 
   it('refuses content that is not content blocks as invalid_output', async () => {

@@ -61,16 +61,17 @@ describe('MCP results follow the revision the request was negotiated at, by hand
     expect(await fixed.callTool({ name: 'math.add', arguments: { left: 1, right: 2 }, ...modern })).not.toHaveProperty('resultType');
   });
 
-  it('sampling from a 2026-07-28 call says why it cannot be sent', async () => {
+  it('sampling from a 2026-07-28 call ends the round input_required instead of sending a request', async () => {
     const runtime = new CapabilityRuntime();
     runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, (async (_: unknown, request: never) => {
       await mcpCreateMessage(request, { messages: [], maxTokens: 1 });
       return { total: 0 };
     }) as never);
-    const extra = { mcpReq: { id: 1, envelope: modern._meta, notify: async () => {}, send: async () => ({}) } };
-    const result = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 1, right: 2 } }, extra);
-    expect(result).toMatchObject({ resultType: 'complete', isError: true });
-    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('sampling from inside a call is a request of MCP 2025-11-25, and call call-1 to "math.add" came at 2026-07-28, where a tool asks through an input_required result') });
+    const sent: unknown[] = [];
+    const extra = { mcpReq: { id: 1, envelope: { ...modern._meta, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } }, notify: async () => {}, send: async (request: unknown) => sent.push(request), requestState: () => undefined } };
+    const result = await mcpToolHandlers(runtime, { requestState: { key: 'a key of at least thirty-two bytes, for the tests' } }).callTool({ name: 'math.add', arguments: { left: 1, right: 2 } }, extra);
+    expect(result).toMatchObject({ resultType: 'input_required', inputRequests: { 'sampling-1': { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } } } });
+    expect(sent).toEqual([]);
   });
 });
 
