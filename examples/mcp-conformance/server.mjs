@@ -4,15 +4,19 @@
 // 2025-11-25 session (initialize, Mcp-Session-Id). The tools come from contracts
 // (contracts/*.contract.json, compiled by `jtc build --emit js` into generated/) and run on the
 // runtime; prompts, resources and completion are SDK v2's McpServer's own, served beside them.
+// Tools that ask the client for input (elicitation, sampling, roots) do it through the runtime's
+// helpers: a request to the client mid-call under 2025-11-25, an input_required round with a sealed
+// requestState under 2026-07-28. The one prompt that asks (test_input_required_result_prompt) is
+// the McpServer's, with SDK v2's own inputRequired: the runtime serves tools only.
 // The official conformance suite runs against it at both revisions (test/examples/mcp-conformance.test.ts).
 //   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
 //   JTC_BY_HAND=1 PORT=3000 npm run example:conformance   ->  the tools alone, served by hand (no SDK)
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
-import { mcpCreateMessage, mcpElicit, mcpLog, mcpProgress, serveToolsOnMcpServer } from '@json-tool-contracts/runtime/mcp';
+import { mcpContext, mcpCreateMessage, mcpElicit, mcpListRoots, mcpLog, mcpProgress, serveToolsOnMcpServer } from '@json-tool-contracts/runtime/mcp';
 import { mcpHttpHandler, mcpNodeListener } from '@json-tool-contracts/runtime/mcp/http';
-import { completable, createMcpHandler, hostHeaderValidationResponse, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { acceptedContent, completable, createMcpHandler, hostHeaderValidationResponse, inputRequired, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import * as contracts from './generated/index.mjs';
 
@@ -25,6 +29,51 @@ function elicited(answer) {
   if (answer.status === 'accepted') return { action: 'accept', content: answer.value };
   if (answer.status === 'declined' || answer.status === 'cancelled') return { action: answer.status === 'declined' ? 'decline' : 'cancel' };
   throw ToolError.denied(`the elicitation failed: ${answer.message}`);
+}
+
+/** An answer the tool cannot do without: anything but an accepted one ends the call with the reason. */
+function accepted(answer) {
+  if (answer.status === 'accepted') return answer.value;
+  throw ToolError.denied(`no answer (${answer.status})${answer.message === undefined ? '' : `: ${answer.message}`}`);
+}
+
+const askName = (request, key, message = 'What is your name?') =>
+  mcpElicit(request, { key, message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, validator: z.object({ name: z.string() }) });
+const askConfirm = (request) => mcpElicit(request, { key: 'confirm', message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, validator: z.object({ ok: z.boolean() }) });
+const askModel = (request, key, text, maxTokens, required = false) => mcpCreateMessage(request, { key, required, messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens });
+const textOf = (message) => message.content.text ?? JSON.stringify(message.content);
+
+/** The tools of the input-required-result-* scenarios, and the stateless scenario's probes. */
+function registerAskingTools(register) {
+  register(contracts.testInputRequiredResultElicitation, async (_, request) => ({ greeting: `Hello, ${accepted(await askName(request, 'user_name')).name}!` }));
+  register(contracts.testInputRequiredResultSampling, async (_, request) => ({ answer: textOf(accepted(await askModel(request, 'capital_question', 'What is the capital of France?', 100))) }));
+  register(contracts.testInputRequiredResultListRoots, async (_, request) => ({ roots: accepted(await mcpListRoots(request, { key: 'client_roots' })).map((root) => root.uri) }));
+  register(contracts.testInputRequiredResultRequestState, async (_, request) => {
+    const { ok } = accepted(await askConfirm(request));
+    // Round 2 or later: the requestState of round 1 came back and passed its checks (a refused one never reaches the handler).
+    const context = mcpContext(request);
+    if (context?.protocolVersion === '2026-07-28' && (context.inputRound?.round ?? 1) < 2) throw ToolError.denied('the answer came without the requestState it answers');
+    return { status: 'state-ok', confirmed: ok };
+  });
+  register(contracts.testInputRequiredResultMultipleInputs, async (_, request) => {
+    const [name, greeting, roots] = await Promise.all([askName(request, 'user_name'), askModel(request, 'greeting', 'Generate a greeting', 50), mcpListRoots(request, { key: 'client_roots' })]);
+    return { name: accepted(name).name, greeting: textOf(accepted(greeting)), roots: accepted(roots).map((root) => root.uri) };
+  });
+  register(contracts.testInputRequiredResultMultiRound, async (_, request) => {
+    const { name } = accepted(await askName(request, 'step1', 'Step 1: What is your name?'));
+    const { color } = accepted(
+      await mcpElicit(request, { key: 'step2', message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] }, validator: z.object({ color: z.string() }) }),
+    );
+    return { name, color };
+  });
+  register(contracts.testInputRequiredResultTamperedState, async (_, request) => ({ confirmed: accepted(await askConfirm(request)).ok }));
+  register(contracts.testInputRequiredResultCapabilities, async (_, request) => {
+    // Each question goes out only if the client declared what answering it needs; the other says unavailable.
+    const [name, answer] = await Promise.all([askName(request, 'user_name'), askModel(request, 'capital_question', 'What is the capital of France?', 100)]);
+    return { name: name.status === 'accepted' ? name.value.name : name.status, answer: answer.status === 'accepted' ? textOf(answer.value) : answer.status };
+  });
+  register(contracts.testMissingCapability, async (_, request) => ({ answer: textOf(accepted(await askModel(request, 'answer', 'Say something.', 10, true))) }));
+  register(contracts.testStreamingElicitation, async (_, request) => ({ answer: accepted(await askName(request, 'answer')).name }));
 }
 
 function toolRuntime() {
@@ -123,6 +172,7 @@ function toolRuntime() {
     properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
     additionalProperties: false,
   };
+  registerAskingTools(register);
   runtime.registerTypedJsonToolWithMetadata(ToolPolicy.json('json_schema_2020_12_tool'), ToolMetadata.of('Tool with JSON Schema 2020-12 features').withInputSchema(shown), contracts.jsonSchema202012Tool, (input) => ({ received: input }));
   return runtime;
 }
@@ -153,15 +203,23 @@ function mcpServer(runtime) {
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   }));
+  const contextSchema = z.object({ context: z.string() });
+  server.registerPrompt('test_input_required_result_prompt', { description: 'A prompt that asks the user for its context first.' }, (ctx) => {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, 'user_context', contextSchema);
+    if (answer === undefined) return inputRequired({ inputRequests: { user_context: inputRequired.elicit({ message: 'What context should the prompt use?', requestedSchema: contextSchema }) } });
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${answer.context}` } }] };
+  });
   // McpServer has no subscriptions of its own: the low-level server takes them (nothing here changes, so nothing is sent).
   server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler('resources/subscribe', () => ({}));
   server.server.setRequestHandler('resources/unsubscribe', () => ({}));
-  serveToolsOnMcpServer(server, runtime);
+  serveToolsOnMcpServer(server, runtime, { requestState });
   return server;
 }
 
 const runtime = toolRuntime();
+/** Seals every 2026-07-28 requestState: servers behind one address share it (MCP_REQUEST_STATE_KEY), a single process may make its own. */
+const requestState = { key: process.env.MCP_REQUEST_STATE_KEY ?? randomBytes(32) };
 const port = Number(process.env.PORT ?? 3000);
 const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
 /** 2026-07-28: stateless, every request answered by a server of its own. */
@@ -196,5 +254,5 @@ async function serve(request) {
 }
 
 // JTC_BY_HAND=1: the same tools with no SDK, both revisions through the runtime's mcpHttpHandler (tools only: no prompts, resources or completion).
-const byHand = process.env.JTC_BY_HAND === '1' ? mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-conformance', version: '1.0.0' }, allowedHosts }) : undefined;
+const byHand = process.env.JTC_BY_HAND === '1' ? mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-conformance', version: '1.0.0' }, allowedHosts, requestState }) : undefined;
 createServer(mcpNodeListener(byHand ?? { fetch: serve })).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

@@ -17,26 +17,6 @@ const expectedFailures = 'examples/mcp-conformance/expected-failures.yml';
 const revisions = ['2025-11-25', '2026-07-28'] as const;
 const processTimeout = 20 * 60_000;
 
-/**
- * Required 2026-07-28 scenarios that need a tool to ask for input through an `input_required`
- * result (issue 31, items 2-4: the input rounds, sealed requestState, the round limit), which the
- * runtime does not offer yet. Each must still fail, so that this list cannot outlive its reason.
- */
-const awaitingInputRounds = new Set([
-  'server-stateless',
-  'input-required-result-basic-elicitation',
-
-  'input-required-result-basic-sampling',
-  'input-required-result-basic-list-roots',
-  'input-required-result-request-state',
-  'input-required-result-multiple-input-requests',
-  'input-required-result-multi-round',
-  'input-required-result-non-tool-request',
-  'input-required-result-result-type',
-  'input-required-result-tampered-state',
-  'input-required-result-capability-check',
-]);
-
 /** A requirement file's server scenarios: those it scores, and those it runs without scoring. */
 function requirements(revision: string): { required: string[]; notScored: Map<string, string> } {
   const text = readFileSync(`${suiteFolder}/requirements/${revision}.yaml`, 'utf8');
@@ -149,11 +129,8 @@ describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP co
         const { required, notScored } = requirements(revision);
         expect(required.length).toBeGreaterThan(25);
         const run = runRequirements(url, revision);
-        const passing = required.filter((name) => run.scenarios.get(name) === true && !awaitingInputRounds.has(name));
-        const expected = required.filter((name) => !awaitingInputRounds.has(name));
-        expect({ passing, summary: run.summary }).toEqual({ passing: expected, summary: expect.any(String) as unknown });
-        // The scenarios that wait for the input rounds still fail: once one passes, take it off the list.
-        for (const name of required.filter((scenario) => awaitingInputRounds.has(scenario))) expect(run.scenarios.get(name), `${name} passes now: remove it from awaitingInputRounds`).toBe(false);
+        const passing = required.filter((name) => run.scenarios.get(name) === true);
+        expect({ passing, summary: run.summary }).toEqual({ passing: required, summary: expect.any(String) as unknown });
         const listed = new Set(expectedFailureEntries().map((entry) => entry.name));
         const unlisted = [...run.scenarios].filter(([name, passed]) => !passed && notScored.has(name) && !listed.has(name)).map(([name]) => name);
         expect(unlisted, 'failing scenarios that are not scored and not in expected-failures.yml').toEqual([]);
@@ -186,7 +163,7 @@ describe.skipIf(skipSuite)('the same tools served by hand (mcpHttpHandler, no SD
         if ('problem' in node22) throw new Error(`the conformance suite needs Node >= 22: ${node22.problem}`);
         // Beside the required ones, two the requirement files run unscored that a tools-only server passes: the revision's header checks, and 2025 session ends.
         const alsoPassing = revision === '2026-07-28' ? ['http-header-validation'] : ['server-session-lifecycle'];
-        const scenarios = [...requirements(revision).required.filter((name) => !needsSdkSurface(name) && !awaitingInputRounds.has(name)), ...alsoPassing];
+        const scenarios = [...requirements(revision).required.filter((name) => !needsSdkSurface(name)), ...alsoPassing];
         expect(scenarios.length).toBeGreaterThan(12);
         const failing = scenarios.filter((scenario) => {
           const run = spawnSync(node22.path, [suite, 'server', '--url', example!.url, '--scenario', scenario, '--spec-version', revision], { encoding: 'utf8', timeout: processTimeout });

@@ -8,6 +8,12 @@ import { invalid, validateAnswer, type McpAnswer, type McpAnswerIssue, type McpA
 /** Where the answer comes back (2026-07-28's `inputRequests` key): a name unique within the call. Without it, questions are numbered by kind in the order they are asked (`elicitation-1`, …), which holds as long as every round asks in the same order. */
 interface Keyed {
   readonly key?: string;
+  /**
+   * The call cannot go on without this answer. A 2026-07-28 client that did not declare the
+   * capability then gets MissingRequiredClientCapabilityError (-32021, naming the capability) for
+   * the call, as the revision requires, instead of an `unavailable` outcome.
+   */
+  readonly required?: boolean;
 }
 
 /** `elicitation/create` in form mode: a message, a flat object schema of what to ask, and the validator of what comes back. */
@@ -58,11 +64,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const declared = (capabilities: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> | undefined => (isRecord(capabilities[name]) ? capabilities[name] : undefined);
 
 export function elicitQuestion<T>(params: McpElicitFormParams<T> | McpElicitUrlParams): Question<McpElicitAnswer<T | undefined>> {
-  const { key, ...rest } = params;
+  const { key, required = false, ...rest } = params;
   if (rest.mode === 'url') {
     const { elicitationId, ...url } = rest;
     return {
       key,
+      required,
+      capability: { elicitation: { url: {} } },
       kind: 'elicitation',
       request: { method: 'elicitation/create', params: url },
       legacyParams: () => ({ ...url, elicitationId: elicitationId ?? crypto.randomUUID() }),
@@ -71,9 +79,11 @@ export function elicitQuestion<T>(params: McpElicitFormParams<T> | McpElicitUrlP
       read: async (answer) => readElicitation(answer, async () => ({ status: 'accepted', value: undefined })),
     };
   }
-  const { validator, ...form } = rest as Omit<McpElicitFormParams<T>, 'key'>;
+  const { validator, ...form } = rest as Omit<McpElicitFormParams<T>, 'key' | 'required'>;
   return {
     key,
+    required,
+    capability: { elicitation: {} },
     kind: 'elicitation',
     request: { method: 'elicitation/create', params: form },
     supportedBy: (capabilities) => {
@@ -97,9 +107,11 @@ async function readElicitation<T>(answer: unknown, accepted: (content: unknown) 
 }
 
 export function samplingQuestion(params: McpCreateMessageParams): Question<McpAnswer<McpCreateMessageResult>> {
-  const { key, ...request } = params;
+  const { key, required = false, ...request } = params;
   return {
     key,
+    required,
+    capability: { sampling: {} },
     kind: 'sampling',
     request: { method: 'sampling/createMessage', params: request },
     supportedBy: (capabilities) => declared(capabilities, 'sampling') !== undefined,
@@ -119,6 +131,8 @@ export function samplingQuestion(params: McpCreateMessageParams): Question<McpAn
 export function rootsQuestion(params: Keyed = {}): Question<McpAnswer<readonly McpRoot[]>> {
   return {
     key: params.key,
+    required: params.required ?? false,
+    capability: { roots: {} },
     kind: 'roots',
     request: { method: 'roots/list', params: {} },
     supportedBy: (capabilities) => declared(capabilities, 'roots') !== undefined,

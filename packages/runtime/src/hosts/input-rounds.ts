@@ -90,6 +90,8 @@ export class McpRequestError extends Error {
 
 /** JSON-RPC's invalid params, which the revision answers a refused `requestState` with. */
 export const invalidParamsCode = -32602;
+/** MCP's MissingRequiredClientCapabilityError (2026-07-28): the call needs what the client did not declare. */
+export const missingCapabilityCode = -32021;
 
 /** A question as a helper asks it. */
 export interface Question<A> {
@@ -97,6 +99,10 @@ export interface Question<A> {
   readonly key: string | undefined;
   readonly kind: 'elicitation' | 'sampling' | 'roots';
   readonly request: McpInputRequest;
+  /** The client capability answering needs, as `requiredCapabilities` names it (`{ sampling: {} }`). */
+  readonly capability: Readonly<Record<string, unknown>>;
+  /** The call cannot go on without the answer: a 2026-07-28 client that did not declare the capability gets -32021 instead of an `unavailable` outcome. */
+  readonly required: boolean;
   /** The parameters as 2025-11-25 sends them, where they differ (a URL elicitation's id). */
   readonly legacyParams?: () => Readonly<Record<string, unknown>>;
   /** Did the client declare what answering needs? `capabilities` as the request's envelope names them. */
@@ -182,6 +188,8 @@ export class InputRound {
   readonly asked = new Map<string, McpInputRequest>();
   /** Answers the handler read this round, by key: what the next round's state carries. */
   readonly used = new Map<string, unknown>();
+  /** Capabilities a required question needs that the client did not declare: the call ends with -32021. */
+  missing: Record<string, unknown> | undefined;
   private readonly counters = new Map<string, number>();
   private suspending = false;
 
@@ -197,8 +205,12 @@ export class InputRound {
 
   async ask<A>(request: ToolRequest<unknown>, question: Question<A>): Promise<A | McpAnswerUnavailable> {
     const method = question.request.method;
-    if (!question.supportedBy(this.clientCapabilities)) return unavailable(`the client did not declare the capability ${method} needs (its request's io.modelcontextprotocol/clientCapabilities)`);
     const key = question.key ?? this.nextKey(question.kind);
+    if (!question.supportedBy(this.clientCapabilities)) {
+      if (!question.required) return unavailable(`the client did not declare the capability ${method} needs (its request's io.modelcontextprotocol/clientCapabilities)`);
+      this.missing = { ...this.missing, ...question.capability };
+      return this.endRound(request);
+    }
     if (this.answers.has(key)) {
       const answer = this.answers.get(key);
       const outcome = await question.read(answer);
@@ -210,6 +222,11 @@ export class InputRound {
     }
     if (this.round >= this.maxRounds) return unavailable(`call ${request.callId} to "${request.tool}" asked for input in ${this.maxRounds} rounds, the most a call may take (maxInputRounds)`);
     this.asked.set(key, question.request);
+    return this.endRound(request);
+  }
+
+  /** The round ends once the questions asked together are in; the handler's promise settles only then, with the round's end. */
+  private endRound(request: ToolRequest<unknown>): Promise<never> {
     const { signal } = request;
     if (!this.suspending) {
       this.suspending = true;
@@ -282,6 +299,11 @@ export async function callInRounds(runtime: CapabilityRuntime, name: string, arg
     }
   });
   const result = await runtime.callAsync(name, args, { context: context(inputRound), signal });
+  if (!result.ok && result.error.code === 'suspended' && inputRound.missing !== undefined) {
+    const message = `the call needs client capabilities its request did not declare: ${JSON.stringify(inputRound.missing)}`;
+    await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });
+    throw new McpRequestError(missingCapabilityCode, `Missing required client capability: ${message}`, { requiredCapabilities: inputRound.missing });
+  }
   if (result.ok || result.error.code !== 'suspended' || inputRound.asked.size === 0) return { result };
   const sealed = await options.seal.seal(binding, round, Object.fromEntries(inputRound.used));
   return { inputRequired: { inputRequests: Object.fromEntries(inputRound.asked), requestState: sealed } };

@@ -9,7 +9,7 @@ import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
 export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot } from './input-questions.js';
-export { McpRequestError, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
+export { McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
 export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
 
 /**
@@ -576,7 +576,7 @@ export function mcpElicit<T>(request: ToolRequest<unknown>, params: McpElicitFor
 }
 
 /** Asks the client for its roots (`roots/list`): `accepted` with the roots (file:// URIs), `invalid` or `unavailable`; rounds as `mcpElicit`. */
-export function mcpListRoots(request: ToolRequest<unknown>, params: { readonly key?: string } = {}): Promise<McpAnswer<readonly McpRoot[]>> {
+export function mcpListRoots(request: ToolRequest<unknown>, params: { readonly key?: string; readonly required?: boolean } = {}): Promise<McpAnswer<readonly McpRoot[]>> {
   return ask(request, inputChannel(request), rootsQuestion(params));
 }
 

@@ -170,6 +170,16 @@ describe('a handler asks, the round ends input_required, the retry re-enters it 
     expect(asked.inputRequests['elicitation-1']).toEqual({ method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' } });
   });
 
+  it('a required question the client cannot answer ends the call with MissingRequiredClientCapabilityError (-32021), recorded as denied', async () => {
+    const { mcp, records } = serve(async (_, request) => {
+      const word = await mcpCreateMessage(request, { required: true, messages: [], maxTokens: 5 });
+      return { text: word.status };
+    });
+    await expect(mcp.callTool({ name: 'people.greet', arguments: {}, ...modern({}, { elicitation: {} }) })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    expect(records.map((record) => [record.outcome, record.errorCode, record.tool])).toEqual([['denied', 'denied', 'people.greet']]);
+    expect(inputRequired(await mcp.callTool({ name: 'people.greet', arguments: {}, ...modern({}, { sampling: {} }) })).inputRequests).toHaveProperty('sampling-1');
+  });
+
   it("the suspended round's handler sees its signal aborted and its finally blocks run; nothing it returns later counts", async () => {
     const seen: string[] = [];
     const { call } = serve(async (_, request) => {
