@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CapabilityRuntime } from '../capability-runtime.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
-import { mcpToolHandlers, type McpAuthInfo, type McpLoggingLevel, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
+import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLevel, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
 
 /**
  * The runtime's tools over MCP Streamable HTTP without an SDK, both revisions from one endpoint,
@@ -106,12 +106,19 @@ function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => 
       });
       resolve(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers } }));
     };
-    void run(send).then((result) => {
-      const message = { jsonrpc: '2.0', id, result };
-      if (!upgraded) return resolve(rpcResult(id, result, headers));
+    const end = (message: Record<string, unknown>, plain: () => Response) => {
+      if (!upgraded) return resolve(plain());
       controller?.enqueue(encoder.encode(sseFrame(message)));
       controller?.close();
-    });
+    };
+    void run(send).then(
+      (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers)),
+      // callTool rejects only with McpRequestError (a refused requestState, a capability the call requires): a JSON-RPC error, HTTP 400 for -32021 as the revision says.
+      (error: unknown) => {
+        const { code, message, data } = error instanceof McpRequestError ? error : { code: mcpErrorCodes.internalError, message: describeThrown(error), data: undefined };
+        end({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, () => rpcError(id, code, message, code === mcpErrorCodes.missingRequiredClientCapability ? 400 : 200, data, headers));
+      },
+    );
   });
 }
 

@@ -459,7 +459,18 @@ function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
   const noChannel = async (): Promise<never> => {
     throw new McpContextError(`a ${protocol} request has no channel to its client before its result`);
   };
-  return new McpCallContext(protocol, undefined, undefined, undefined, undefined, extra, async () => {}, noChannel, async () => {}, inputRound);
+  return new McpCallContext(
+    protocol,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    extra,
+    async () => {},
+    noChannel,
+    async () => {},
+    inputRound,
+  );
 }
 
 function sdkCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions, inputRound: InputRound | undefined): McpCallContext | undefined {

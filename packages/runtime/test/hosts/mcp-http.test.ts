@@ -44,7 +44,7 @@ function served(): CapabilityRuntime {
     ask as never,
     (async ({ text }: { text: string }, request: never) => {
       const answer = await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 10 });
-      return { text: `model said ${(answer.content as { text: string }).text}` };
+      return { text: `model said ${answer.status === 'accepted' ? (answer.value.content as { text: string }).text : answer.status}` };
     }) as never,
   );
   runtime.registerTypedJsonTool(
@@ -200,10 +200,12 @@ describe('mcpHttpHandler serves 2026-07-28 and 2025-11-25 clients from one handl
     expect(own.sessionCount).toBe(0);
   });
 
-  it('the same handler asked for sampling by a 2026-07-28 call says why it cannot be sent (no server-to-client requests there)', async () => {
-    const { client } = await connect(handler, '2026-07-28');
-    const result = await client.callTool({ name: 'text.ask', arguments: { text: 'ping?' } });
-    expect(result).toMatchObject({ isError: true });
+  it('the same handler asked for sampling by a 2026-07-28 call: no request on the stream, an input_required round the client answers, the same answer', async () => {
+    const { client, wire } = await connect(handler, '2026-07-28');
+    expect(await client.callTool({ name: 'text.ask', arguments: { text: 'ping?' } })).toMatchObject({ structuredContent: { text: 'model said "ping?"' } });
+    await Promise.all(wire.reading);
+    expect(wire.received.find((message) => message['method'] === 'sampling/createMessage')).toBeUndefined();
+    expect(wire.received.some((message) => (message['result'] as { resultType?: string } | undefined)?.resultType === 'input_required')).toBe(true);
   });
 });
 

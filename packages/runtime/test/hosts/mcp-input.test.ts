@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
+import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
 import { CapabilityRuntime, ToolPolicy, type CallRecord, type ToolRequest } from '../../src/index.js';
 
 /**
@@ -360,5 +361,40 @@ describe('one handler, both revisions, real SDK v2 clients', () => {
     expect(served.rounds.filter((type) => type === 'complete')).toHaveLength(4);
     expect(served.runtime.remainingCalls('people.greet')).toBe(0);
     expect(text(await served.legacyClient.callTool({ name: 'people.greet', arguments: { title: 'accept' } }))).toContain('budget_exhausted');
+  });
+});
+
+describe('by hand: mcpHttpHandler, a Web handler driven through fetch with no socket', () => {
+  /** A 2026-07-28 tools/call of people.greet, with the headers that revision asks for. */
+  const post = (handler: { fetch(request: Request): Promise<Response> }, params: Record<string, unknown>, clientCapabilities: unknown = capabilities) =>
+    handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'people.greet' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'people.greet', arguments: {}, ...modern(params, clientCapabilities) } }),
+      }),
+    );
+
+  it('a round trip, a tampered state as a JSON-RPC error in the body, a required capability as HTTP 400 with -32021', async () => {
+    const records: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ onRecord: (record) => records.push(record) });
+    runtime.registerTypedJsonTool(
+      ToolPolicy.json('people.greet'),
+      greet as never,
+      (async (input: { title?: string }, request: ToolRequest<{ title?: string }>) => {
+        if (input.title === undefined) await mcpCreateMessage(request, { key: 'needed', required: true, messages: [], maxTokens: 1 });
+        return askName(input, request);
+      }) as never,
+    );
+    const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'people', version: '1.0.0' }, allowedHosts: ['127.0.0.1'], requestState: { key } });
+    const first = (await (await post(handler, { arguments: { title: '' } })).json()) as { result: McpInputRequiredResult };
+    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+    const second = (await (await post(handler, { arguments: { title: '' }, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.result.requestState })).json()) as { result: McpCallToolResult };
+    expect(second.result).toMatchObject({ resultType: 'complete', structuredContent: { text: 'Hello, Ada!' } });
+    const tampered = await post(handler, { arguments: { title: '' }, requestState: `${first.result.requestState.slice(0, -4)}AAAA` });
+    expect([tampered.status, await tampered.json()]).toEqual([200, { jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid or expired requestState', data: expect.objectContaining({ reason: 'invalid_request_state', refusal: 'tampered' }) } }]);
+    const missing = await post(handler, {}, { elicitation: {} });
+    expect([missing.status, ((await missing.json()) as { error: unknown }).error]).toEqual([400, expect.objectContaining({ code: -32021, data: { requiredCapabilities: { sampling: {} } } })]);
+    expect(records.map((record) => record.outcome)).toEqual(['completed', 'denied', 'denied']);
   });
 });
