@@ -319,7 +319,9 @@ describe('deferred calls, completed from outside', () => {
 describe('a call its host suspends or refuses', () => {
   it('suspend: a running call gives its reserved call back, leaves no record, settles as suspended and aborts its signal', async () => {
     const events: CallRecord[] = [];
-    const runtime = new CapabilityRuntime({ onRecord: (record) => events.push(record) });
+    const ended: [CallRecord, string | undefined][] = [];
+    const observer = { callStarted: () => ({ ended: (record: CallRecord, end: { error?: ToolError | undefined }) => void ended.push([record, end.error?.code]) }) };
+    const runtime = new CapabilityRuntime({ onRecord: (record) => events.push(record), observer });
     let signal: AbortSignal | undefined;
     let release: (() => void) | undefined;
     runtime.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(1), mathAdd, async (input, request) => {
@@ -333,6 +335,8 @@ describe('a call its host suspends or refuses', () => {
     expect(await first).toMatchObject({ ok: false, error: { code: 'suspended', message: 'call call-1 to "math.add" was suspended: its host calls again with what the handler asked for' } });
     expect(signal?.aborted).toBe(true);
     expect([runtime.remainingCalls('math.add'), runtime.records(), events]).toEqual([1, [], []]);
+    // An observer hears the round end (its handler ran), though no record is kept.
+    expect(ended.map(([record, code]) => [record.callId, record.outcome, record.errorCode, code])).toEqual([['call-1', 'pending', 'suspended', 'suspended']]);
     // What the handler returns later is dropped; the call is no longer open.
     release?.();
     expect(() => runtime.suspend('call-1')).toThrow(expect.objectContaining({ code: 'unknown_call' }));
