@@ -132,7 +132,10 @@ function endSpan(span: Span, record: CallRecord, end: CallEnd, overMcp: boolean,
   // A name the caller made up is no target: the span is named by its operation alone, as the conventions ask for unknown targets.
   if (record.errorCode === 'unknown_tool') span.updateName(overMcp ? 'tools/call' : 'execute_tool');
   if (recordContent && end.output !== undefined) span.setAttribute('gen_ai.tool.call.result', boundedJson(end.output, maxContentLength));
-  if (record.outcome !== 'completed') {
+  if (record.errorCode === 'suspended') {
+    // A round that asked its client for input (MCP 2026-07-28 input_required): an answer, not a failure; the next round is a call of its own.
+    span.setAttribute('jtc.call.outcome', 'suspended');
+  } else if (record.outcome !== 'completed') {
     const code = record.errorCode ?? record.outcome;
     // An MCP client sees an isError result, which the conventions call tool_error; the runtime's code is kept beside it.
     span.setAttributes({ 'error.type': overMcp ? 'tool_error' : code, 'jtc.call.outcome': record.outcome, 'jtc.error.code': code });
@@ -145,7 +148,7 @@ function endSpan(span: Span, record: CallRecord, end: CallEnd, overMcp: boolean,
 function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCallContext | undefined, seconds: number): void {
   // Metric attributes stay few: a made-up tool name is `_OTHER`, and no call, request or session id is ever one.
   const tool = record.errorCode === 'unknown_tool' ? '_OTHER' : bounded(record.tool, maxIdentifierLength);
-  const code = record.outcome === 'completed' ? undefined : (record.errorCode ?? record.outcome);
+  const code = record.outcome === 'completed' || record.errorCode === 'suspended' ? undefined : (record.errorCode ?? record.outcome);
   const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool };
   if (code !== undefined) attributes['error.type'] = code;
   instruments.toolDuration.record(seconds, attributes);

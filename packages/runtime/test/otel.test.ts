@@ -201,6 +201,24 @@ describe('otelCallObserver: calls that wait', () => {
     expect(t.spans()[1]!.endTime).not.toEqual(t.spans()[1]!.startTime);
   });
 
+  it('ends a suspended round (it asked its client for input) without an error', async () => {
+    const t = telemetry();
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, async () => {
+      started();
+      return new Promise(() => {});
+    });
+    const round = runtime.callAsync('math.add', { left: 1, right: 1 });
+    await running;
+    runtime.suspend('call-1');
+    expect(await round).toMatchObject({ ok: false, error: { code: 'suspended' } });
+    const [span] = t.spans();
+    expect([span!.status.code, span!.attributes['jtc.call.outcome'], span!.attributes['error.type']]).toEqual([SpanStatusCode.UNSET, 'suspended', undefined]);
+    const duration = await t.metric('gen_ai.execute_tool.duration');
+    expect(duration!.points.map((point) => point.attributes)).toEqual([{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add' }]);
+  });
+
   it("makes the call's span the active one while the handler runs, across its awaits", async () => {
     const t = telemetry();
     const appTracer = t.options.tracerProvider!.getTracer('app');
