@@ -7,7 +7,11 @@ import { parseJson } from '../json.js';
 import { jsonEqual } from '../support/json-equal.default.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { portableName } from '../targets/tool-names.js';
+import { answerRound, type McpClientInput, type McpInputFailure } from './mcp-client-input.js';
 import { outputAsDoubles, toolErrorMetaKey } from './results.js';
+
+export type { McpClientInput, McpElicitationRequest, McpElicitationResult, McpInputContext, McpInputFailure, McpSamplingRequest } from './mcp-client-input.js';
+export type { McpCreateMessageResult, McpRoot } from './input-questions.js';
 
 /**
  * Typed calls to the tools of an MCP server, held to the contracts of a build: the arguments are
@@ -36,7 +40,27 @@ export interface McpReceivedResult {
  * listed without an output schema) succeeds with the result's content blocks, checked, and an
  * output only when the result carries JSON: such a tool mostly answers text.
  */
-export type McpToolCallResult<O> = McpToolOutput<O> | { readonly ok: false; readonly error: ToolError; readonly received?: McpReceivedResult };
+export type McpToolCallResult<O> = McpToolOutput<O> | McpToolCallFailure;
+
+/** A call without an output; `input` says which input round could not be answered, when that was why (2026-07-28). */
+export interface McpToolCallFailure {
+  readonly ok: false;
+  readonly error: ToolError;
+  readonly received?: McpReceivedResult;
+  readonly input?: McpInputFailure;
+}
+
+/**
+ * Options of `mcpToolClient`. `input`: the callbacks that answer a 2026-07-28 server's
+ * `input_required` results (elicitation, sampling, roots), each answer checked before it is sent;
+ * without it, SDK v2's own driver answers them through the handlers registered on the `Client`.
+ * `maxInputRounds`: how many `input_required` results one call may answer (default 10, as SDK
+ * v2's driver); one more ends the call with a failure.
+ */
+export interface McpToolClientOptions {
+  readonly input?: McpClientInput;
+  readonly maxInputRounds?: number;
+}
 
 /** A structured output, validated by its contract. */
 export interface McpStructuredOutput<O> {
@@ -105,10 +129,14 @@ interface Listing {
   readonly expiresAt: number;
 }
 
-interface CallParams {
+/** A type, not an interface: SDK v2's `request` takes the params as a `Record<string, unknown>`. */
+type CallParams = {
   name: string;
   arguments: Record<string, unknown>;
-}
+  /** A 2026-07-28 retry: the answers to the last round's input requests, and its state as it came. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+};
 
 /**
  * What `mcpToolClient` uses of MCP SDK v2's `Client` (`@modelcontextprotocol/client`). SDK v1's
@@ -118,6 +146,8 @@ interface CallParams {
 export interface McpClientV2 {
   callTool(params: CallParams, options?: never): Promise<unknown>;
   listTools(params?: { cursor: string }): Promise<ToolPage>;
+  /** Sends `tools/call` with `allowInputRequired`, so an `input_required` result comes back to the caller's callbacks (`options.input`). */
+  request?(request: { method: 'tools/call'; params: CallParams }, options?: never): Promise<unknown>;
   readonly cacheToolMetadata?: never;
 }
 
@@ -135,13 +165,23 @@ export interface McpClientV1 {
 type V2Options<C> = C extends { callTool(params: never, options?: infer O): unknown } ? O : never;
 type V1Options<C> = C extends { callTool(params: never, resultSchema: never, options?: infer O): unknown } ? O : never;
 
-/** Typed calls over an MCP SDK v2 `Client`, connected or not yet. */
-export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs): McpToolClient<Cs, V2Options<C>> {
+/** SDK v2's driver answers at most 10 rounds by default: so does the typed client. */
+const defaultMaxInputRounds = 10;
+
+/**
+ * Typed calls over an MCP SDK v2 `Client`, connected or not yet. With `options.input`, a
+ * 2026-07-28 call that ends `input_required` is answered by those callbacks (see McpToolClientOptions).
+ */
+export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs, options: McpToolClientOptions = {}): McpToolClient<Cs, V2Options<C>> {
   if (typeof (client as { cacheToolMetadata?: unknown }).cacheToolMetadata === 'function') throw new TypeError('mcpToolClient takes an MCP SDK v2 Client, and this is an SDK v1 Client (@modelcontextprotocol/sdk): use mcpToolClientV1');
-  return toolClient(contracts, {
-    send: (params, options) => client.callTool(params, options as never),
-    list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
-  });
+  const { input, maxInputRounds = defaultMaxInputRounds } = options;
+  if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw new RangeError(`maxInputRounds must be a whole number, got ${String(maxInputRounds)}`);
+  const list = (cursor: string | undefined) => client.listTools(cursor === undefined ? undefined : { cursor });
+  if (input === undefined) return toolClient(contracts, { send: (params, callOptions) => client.callTool(params, callOptions as never), list });
+  if (typeof client.request !== 'function') throw new TypeError('options.input needs an MCP SDK v2 Client with request(): the typed client sends tools/call through it to receive input_required results');
+  // Not callTool: with an output schema it refuses an input_required result (no structuredContent); the contract checks the final result instead.
+  const send = (params: CallParams, callOptions: unknown) => client.request!({ method: 'tools/call', params }, { ...(callOptions as object), allowInputRequired: true } as never);
+  return toolClient(contracts, { send, list, input: { callbacks: input, maxRounds: maxInputRounds } });
 }
 
 /** Typed calls over an MCP SDK v1 `Client`, connected or not yet. */
@@ -156,10 +196,12 @@ export function mcpToolClientV1<Cs extends ContractSet, C extends McpClientV1>(c
 interface Wire {
   send(params: CallParams, options: unknown): Promise<unknown>;
   list(cursor: string | undefined): Promise<ToolPage>;
+  /** The caller answers `input_required` results (2026-07-28); without it the SDK does, or the revision has none. */
+  readonly input?: { readonly callbacks: McpClientInput; readonly maxRounds: number };
 }
 
 type AnyContract = ToolContract<unknown, unknown>;
-type Failure = Extract<McpToolCallResult<never>, { ok: false }>;
+type Failure = McpToolCallFailure;
 
 /** At most this many `tools/list` pages: a server that keeps sending cursors is not listed forever. */
 const maxPages = 1_000;
@@ -226,14 +268,28 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
       return failure('unknown_tool', `the server lists no tool ${names}; it lists: ${describeNames([...tools.keys()].sort())}`);
     }
 
-    let received: unknown;
-    try {
-      received = await wire.send({ name: tool.name, arguments: sent }, options);
-    } catch (error) {
-      return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
+    let params: CallParams = { name: tool.name, arguments: sent };
+    for (let round = 1; ; round++) {
+      let received: unknown;
+      try {
+        received = await wire.send(params, options);
+      } catch (error) {
+        return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
+      }
+      if (wire.input === undefined || !isInputRequired(received)) return readResult(contract, tool, received);
+      const { maxRounds, callbacks } = wire.input;
+      if (round > maxRounds) return { ...failure('handler_failed', `the server asked for input again after ${maxRounds} rounds of "${contract.name}", the most this client answers (maxInputRounds)`), input: { reason: 'round_limit', rounds: maxRounds } };
+      const answers = await answerRound(received.inputRequests, callbacks, { tool: contract.name, round, signal: signalOf(options) });
+      if (!answers.ok) return { ok: false, error: answers.error, input: answers.input };
+      if (aborted()) return failure('cancelled', `the call to "${contract.name}" was cancelled while its input was answered`);
+      // The state goes back byte for byte as it came; the arguments are the first round's (a change would make it another call).
+      params = { name: tool.name, arguments: sent, inputResponses: answers.inputResponses, ...(typeof received.requestState === 'string' ? { requestState: received.requestState } : {}) };
     }
-    return readResult(contract, tool, received);
   }
+}
+
+function isInputRequired(received: unknown): received is { readonly resultType: 'input_required'; readonly inputRequests?: unknown; readonly requestState?: unknown } {
+  return typeof received === 'object' && received !== null && (received as { resultType?: unknown }).resultType === 'input_required';
 }
 
 function isContract(value: unknown): value is AnyContract {
