@@ -37,25 +37,27 @@ function collectIssues(collect, value) {
   return issues;
 }
 
-function createValidator(is, check, collect, schema) {
-  const validate = (value) => {
-    try {
-      const clean = objectPrototypeIsClean();
-      if (clean && check(value))
+/** `validate` of one root, called from that root's own function (below), so that its calls to check and collect each have one target. */
+function validateWith(check, collect, value) {
+  try {
+    const clean = objectPrototypeIsClean();
+    if (clean && check(value))
+      return { ok: true, value: value };
+    const issues = collectIssues(collect, value);
+    if (issues.length === 0) {
+      if (!clean)
         return { ok: true, value: value };
-      const issues = collectIssues(collect, value);
-      if (issues.length === 0) {
-        if (!clean)
-          return { ok: true, value: value };
-        issues.push(issue([], "#", "type", "does not match the schema", {}));
-      }
-      const truncated = issues.length > maxIssues;
-      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
+      issues.push(issue([], "#", "type", "does not match the schema", {}));
     }
-    catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
-    }
-  };
+    const truncated = issues.length > maxIssues;
+    return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
+  }
+  catch (error) {
+    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+  }
+}
+
+function createValidator(is, validate, schema) {
   const jsonSchema = (options) => {
     const copy = copyJsonValue(schema);
     if (options.target === "draft-2020-12")
@@ -83,8 +85,9 @@ function createValidator(is, check, collect, schema) {
 }
 
 /**
- * The fast path of each root, a function of its own (not a closure of createValidator's, which both
- * roots would share): each calls one check function, which the engine can then inline.
+ * The fast path and the full report of each root, functions of their own (not closures of
+ * createValidator's, which both roots would share): each calls one root's functions, which the
+ * engine can then inline.
  */
 function isInput(value) {
   try {
@@ -104,6 +107,14 @@ function isOutput(value) {
   }
 }
 
+function validateInput(value) {
+  return validateWith({{checkInput}}, {{collectInput}}, value);
+}
+
+function validateOutput(value) {
+  return validateWith({{checkOutput}}, {{collectOutput}}, value);
+}
+
 const inputSchema = {{inputSchema}};
 
 const outputSchema = {{outputSchema}};
@@ -114,8 +125,8 @@ export const contract = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator(isInput, {{checkInput}}, {{collectInput}}, inputSchema),
-  output: /* @__PURE__ */ createValidator(isOutput, {{checkOutput}}, {{collectOutput}}, outputSchema),
+  input: /* @__PURE__ */ createValidator(isInput, validateInput, inputSchema),
+  output: /* @__PURE__ */ createValidator(isOutput, validateOutput, outputSchema),
 };
 
 export default contract;

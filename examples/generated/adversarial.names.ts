@@ -742,22 +742,24 @@ function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
   return issues;
 }
 
-function createValidator<T>(is: (value: unknown) => boolean, check: (value: unknown) => boolean, collect: Collector, schema: Readonly<Record<string, unknown>>): Validator<T> {
-  const validate = (value: unknown): ValidationResult<T> => {
-    try {
-      const clean = objectPrototypeIsClean();
-      if (clean && check(value)) return { ok: true, value: value as T };
-      const issues = collectIssues(collect, value);
-      if (issues.length === 0) {
-        if (!clean) return { ok: true, value: value as T };
-        issues.push(issue([], "#", "type", "does not match the schema", {}));
-      }
-      const truncated = issues.length > maxIssues;
-      return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
-    } catch (error) {
-      return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+/** `validate` of one root, called from that root's own function (below), so that its calls to check and collect each have one target. */
+function validateWith<T>(check: (value: unknown) => boolean, collect: Collector, value: unknown): ValidationResult<T> {
+  try {
+    const clean = objectPrototypeIsClean();
+    if (clean && check(value)) return { ok: true, value: value as T };
+    const issues = collectIssues(collect, value);
+    if (issues.length === 0) {
+      if (!clean) return { ok: true, value: value as T };
+      issues.push(issue([], "#", "type", "does not match the schema", {}));
     }
-  };
+    const truncated = issues.length > maxIssues;
+    return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
+  } catch (error) {
+    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+  }
+}
+
+function createValidator<T>(is: (value: unknown) => boolean, validate: (value: unknown) => ValidationResult<T>, schema: Readonly<Record<string, unknown>>): Validator<T> {
   const jsonSchema = (options: { readonly target: string }): Record<string, unknown> => {
     const copy = copyJsonValue(schema) as Record<string, unknown>;
     if (options.target === "draft-2020-12") return copy;
@@ -783,8 +785,9 @@ function createValidator<T>(is: (value: unknown) => boolean, check: (value: unkn
 }
 
 /**
- * The fast path of each root, a function of its own (not a closure of createValidator's, which both
- * roots would share): each calls one check function, which the engine can then inline.
+ * The fast path and the full report of each root, functions of their own (not closures of
+ * createValidator's, which both roots would share): each calls one root's functions, which the
+ * engine can then inline.
  */
 function isInput(value: unknown): boolean {
   try {
@@ -800,6 +803,14 @@ function isOutput(value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+function validateInput(value: unknown): ValidationResult<AdversarialNamesInput> {
+  return validateWith(checkInput, collectInput, value);
+}
+
+function validateOutput(value: unknown): ValidationResult<AdversarialNamesOutput> {
+  return validateWith(checkOutput, collectOutput, value);
 }
 
 const inputSchema: Readonly<Record<string, unknown>> = {
@@ -925,8 +936,8 @@ export const contract: ToolContract<AdversarialNamesInput, AdversarialNamesOutpu
   exactNumbers: false,
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator<AdversarialNamesInput>(isInput, checkInput, collectInput, inputSchema),
-  output: /* @__PURE__ */ createValidator<AdversarialNamesOutput>(isOutput, checkOutput, collectOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<AdversarialNamesInput>(isInput, validateInput, inputSchema),
+  output: /* @__PURE__ */ createValidator<AdversarialNamesOutput>(isOutput, validateOutput, outputSchema),
 };
 
 export default contract;
