@@ -7,9 +7,10 @@
  * The only module of the runtime that knows OpenTelemetry: it needs `@opentelemetry/api` (an
  * optional peer dependency), and exports through whatever SDK the application registered.
  */
-import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
+import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
 import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
 import { McpCallContext } from './hosts/mcp.js';
+import type { McpClientTracing } from './hosts/mcp-client.js';
 import { providerToolCall, type ProviderToolCall } from './hosts/providers.js';
 import { stringifyJson } from './json.js';
 
@@ -55,6 +56,62 @@ const metaGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
     return typeof value === 'string' ? value : undefined;
   },
 };
+
+/** Writes trace context into the entries of an MCP request's `_meta`. */
+const metaSetter: TextMapSetter<Record<string, string>> = {
+  set: (carrier, key, value) => {
+    carrier[key] = value;
+  },
+};
+
+export interface OtelClientTracingOptions {
+  /** Where the CLIENT spans go; by default the global one. */
+  readonly tracerProvider?: TracerProvider;
+  /** Writes `traceparent`, `tracestate` and `baggage` into the request's `_meta`; by default the global propagator. */
+  readonly propagator?: TextMapPropagator;
+}
+
+/**
+ * The typed MCP client's tracing (`mcpToolClient(client, contracts, { tracing: otelClientTracing() })`):
+ * each `tools/call` request is a CLIENT span `tools/call {tool}` under the active context, and
+ * carries that span's context in `params._meta`, where a server (the runtime's, with
+ * `otelCallObserver`) takes it as its span's parent. An `isError` result is `error.type`
+ * `tool_error`; a JSON-RPC error is its code.
+ */
+export function otelClientTracing(options: OtelClientTracingOptions = {}): McpClientTracing {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
+  const propagator = options.propagator ?? propagation;
+  return {
+    async toolCall(name, send) {
+      const tool = bounded(name, maxIdentifierLength);
+      const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool } });
+      const spanContext = trace.setSpan(context.active(), span);
+      const meta: Record<string, string> = {};
+      try {
+        propagator.inject(spanContext, meta, metaSetter);
+      } catch {
+        // A propagator that throws costs the request its trace context, never the request.
+      }
+      try {
+        const received = await context.with(spanContext, () => send(meta));
+        if (typeof received === 'object' && received !== null && (received as { isError?: unknown }).isError === true) {
+          span.setAttribute('error.type', 'tool_error');
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
+        }
+        return received;
+      } catch (error) {
+        const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        const type = typeof code === 'number' && Number.isSafeInteger(code) ? String(code) : '_OTHER';
+        span.setAttributes(typeof code === 'number' ? { 'error.type': type, 'rpc.response.status_code': type } : { 'error.type': type });
+        // The code, never the message: it can quote what was sent.
+        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  };
+}
 
 /**
  * A `CallObserver` that makes one span per call and records the duration histograms and the

@@ -15,7 +15,8 @@ import { serveToolsOnMcpServerV1 } from '../src/hosts/mcp-sdk-v1.js';
 import { toAiSdkTools } from '../src/hosts/ai-sdk.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools } from '../src/hosts/providers.js';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type ToolRequest } from '../src/index.js';
-import { otelCallObserver, type OtelObserverOptions } from '../src/otel.js';
+import { mcpToolClient, mcpToolClientV1 } from '../src/hosts/mcp-client.js';
+import { otelCallObserver, otelClientTracing, type OtelObserverOptions } from '../src/otel.js';
 
 /**
  * The runtime's calls through the real OpenTelemetry JS SDK: spans in an in-memory exporter,
@@ -313,6 +314,68 @@ describe('otelCallObserver over MCP', () => {
       [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'mcp.protocol.version': '2025-11-25' }, 1],
       [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': '_OTHER', 'mcp.protocol.version': '2025-11-25', 'error.type': 'tool_error' }, 1],
     ]);
+  });
+
+  it.each(['v1', 'v2'] as const)('carries the trace context of a typed client call (SDK %s) in _meta: client span, server span and handler span in one trace', async (sdk) => {
+    const t = telemetry();
+    const tracer = t.options.tracerProvider!.getTracer('test');
+    let baggage: string | undefined;
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, ({ left, right }) => {
+      baggage = propagation.getBaggage(context.active())?.getEntry('tenant')?.value;
+      tracer.startSpan('handler work').end();
+      return left === 0 ? Promise.reject(ToolError.denied('no zero')) : { total: left + right };
+    });
+    const client = await clientOf(sdk, runtime);
+    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, propagator });
+    const tools = client instanceof ClientV1 ? mcpToolClientV1(client, { mathAdd }, { tracing }) : mcpToolClient(client, { mathAdd }, { tracing });
+    const withBaggage = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: 'acme' } }));
+    const [ok, refused] = await context.with(withBaggage, () =>
+      tracer.startActiveSpan('agent turn', async (turn) => {
+        const results = [await tools.call('math.add', { left: 2, right: 3 }), await tools.call('math.add', { left: 0, right: 3 })];
+        turn.end();
+        return results;
+      }),
+    );
+    await client.close();
+    expect(ok).toMatchObject({ ok: true, output: { total: 5 } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'denied' } });
+    expect(baggage).toBe('acme');
+    const spans = t.spans();
+    const turn = spans.find((span) => span.name === 'agent turn')!;
+    const clients = spans.filter((span) => span.kind === SpanKind.CLIENT);
+    const servers = spans.filter((span) => span.kind === SpanKind.SERVER);
+    expect(clients.map((span) => span.name)).toEqual(['tools/call math.add', 'tools/call math.add']);
+    expect(clients[0]!.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add' });
+    expect(clients[0]!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(clients[1]!.attributes['error.type']).toBe('tool_error');
+    expect(clients[1]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([turn.spanContext().traceId]));
+    for (const [index, server] of servers.entries()) {
+      expect(clients[index]!.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+      // Remote: the parent came through the request's _meta, not through the process's own context.
+      expect(server.parentSpanContext).toMatchObject({ spanId: clients[index]!.spanContext().spanId, isRemote: true });
+    }
+    const work = spans.filter((span) => span.name === 'handler work');
+    expect(work.map((span) => span.parentSpanContext?.spanId)).toEqual(servers.map((span) => span.spanContext().spanId));
+  });
+
+  it('records a JSON-RPC error of a typed client call as its code on the CLIENT span', async () => {
+    const t = telemetry();
+    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, propagator });
+    const sent: unknown[] = [];
+    const client = {
+      listTools: async () => ({ tools: [{ name: 'math.add' }] }),
+      callTool: async (params: unknown) => {
+        sent.push(params);
+        throw Object.assign(new Error('Request timed out'), { code: -32001 });
+      },
+    };
+    const result = await mcpToolClientV1(client, { mathAdd }, { tracing }).call('math.add', { left: 1, right: 2 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'handler_failed' } });
+    const [span] = t.spans();
+    expect(span!.attributes).toMatchObject({ 'error.type': '-32001', 'rpc.response.status_code': '-32001' });
+    expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: '-32001' });
+    expect(sent).toEqual([{ name: 'math.add', arguments: { left: 1, right: 2 }, _meta: { traceparent: `00-${span!.spanContext().traceId}-${span!.spanContext().spanId}-01` } }]);
   });
 
   it('links the ambient span (the HTTP request) when _meta names the parent, and parents on it when _meta names none', async () => {

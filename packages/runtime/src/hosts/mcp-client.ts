@@ -55,11 +55,29 @@ export interface McpToolCallFailure {
  * `input_required` results (elicitation, sampling, roots), each answer checked before it is sent;
  * without it, SDK v2's own driver answers them through the handlers registered on the `Client`.
  * `maxInputRounds`: how many `input_required` results one call may answer (default 10, as SDK
- * v2's driver); one more ends the call with a failure.
+ * v2's driver); one more ends the call with a failure. `tracing`: wraps every `tools/call` request
+ * (`otelClientTracing()` from `@json-tool-contracts/runtime/otel`: a CLIENT span, and the trace
+ * context in the request's `params._meta`).
  */
 export interface McpToolClientOptions {
   readonly input?: McpClientInput;
   readonly maxInputRounds?: number;
+  readonly tracing?: McpClientTracing;
+}
+
+/** Options of `mcpToolClientV1`: see `McpToolClientOptions`. */
+export interface McpToolClientV1Options {
+  readonly tracing?: McpClientTracing;
+}
+
+/**
+ * Wraps each `tools/call` request the typed client sends (one per input round): `send` takes the
+ * entries to add to the request's `params._meta` (`traceparent`, `tracestate`, `baggage`) and
+ * resolves to the server's result or rejects as the request did. Structural, so that this module
+ * imports nothing of OpenTelemetry; `otelClientTracing()` of `/otel` is the implementation.
+ */
+export interface McpClientTracing {
+  toolCall(tool: string, send: (meta: Readonly<Record<string, string>>) => Promise<unknown>): Promise<unknown>;
 }
 
 /** A structured output, validated by its contract. */
@@ -136,6 +154,8 @@ type CallParams = {
   /** A 2026-07-28 retry: the answers to the last round's input requests, and its state as it came. */
   inputResponses?: Record<string, unknown>;
   requestState?: string;
+  /** Trace context (`traceparent`, `tracestate`, `baggage`), when the client traces its calls. */
+  _meta?: Record<string, string>;
 };
 
 /**
@@ -174,22 +194,23 @@ const defaultMaxInputRounds = 10;
  */
 export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs, options: McpToolClientOptions = {}): McpToolClient<Cs, V2Options<C>> {
   if (typeof (client as { cacheToolMetadata?: unknown }).cacheToolMetadata === 'function') throw new TypeError('mcpToolClient takes an MCP SDK v2 Client, and this is an SDK v1 Client (@modelcontextprotocol/sdk): use mcpToolClientV1');
-  const { input, maxInputRounds = defaultMaxInputRounds } = options;
+  const { input, maxInputRounds = defaultMaxInputRounds, tracing } = options;
   if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw new RangeError(`maxInputRounds must be a whole number, got ${String(maxInputRounds)}`);
   const list = (cursor: string | undefined) => client.listTools(cursor === undefined ? undefined : { cursor });
-  if (input === undefined) return toolClient(contracts, { send: (params, callOptions) => client.callTool(params, callOptions as never), list });
+  if (input === undefined) return toolClient(contracts, { send: (params, callOptions) => client.callTool(params, callOptions as never), list, tracing });
   if (typeof client.request !== 'function') throw new TypeError('options.input needs an MCP SDK v2 Client with request(): the typed client sends tools/call through it to receive input_required results');
   // Not callTool: with an output schema it refuses an input_required result (no structuredContent); the contract checks the final result instead.
   const send = (params: CallParams, callOptions: unknown) => client.request!({ method: 'tools/call', params }, { ...(callOptions as object), allowInputRequired: true } as never);
-  return toolClient(contracts, { send, list, input: { callbacks: input, maxRounds: maxInputRounds } });
+  return toolClient(contracts, { send, list, input: { callbacks: input, maxRounds: maxInputRounds }, tracing });
 }
 
 /** Typed calls over an MCP SDK v1 `Client`, connected or not yet. */
-export function mcpToolClientV1<Cs extends ContractSet, C extends McpClientV1>(client: C, contracts: Cs): McpToolClient<Cs, V1Options<C>> {
+export function mcpToolClientV1<Cs extends ContractSet, C extends McpClientV1>(client: C, contracts: Cs, options: McpToolClientV1Options = {}): McpToolClient<Cs, V1Options<C>> {
   if (typeof (client as { getNegotiatedProtocolVersion?: unknown }).getNegotiatedProtocolVersion === 'function') throw new TypeError('mcpToolClientV1 takes an MCP SDK v1 Client, and this is an SDK v2 Client (@modelcontextprotocol/client): use mcpToolClient');
   return toolClient(contracts, {
     send: (params, options) => client.callTool(params, undefined, options as never),
     list: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
+    tracing: options.tracing,
   });
 }
 
@@ -198,6 +219,7 @@ interface Wire {
   list(cursor: string | undefined): Promise<ToolPage>;
   /** The caller answers `input_required` results (2026-07-28); without it the SDK does, or the revision has none. */
   readonly input?: { readonly callbacks: McpClientInput; readonly maxRounds: number };
+  readonly tracing?: McpClientTracing | undefined;
 }
 
 type AnyContract = ToolContract<unknown, unknown>;
@@ -272,7 +294,7 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
     for (let round = 1; ; round++) {
       let received: unknown;
       try {
-        received = await wire.send(params, options);
+        received = await sendTraced(wire, params, options);
       } catch (error) {
         return failure(aborted() ? 'cancelled' : 'handler_failed', `the call to "${contract.name}" failed: ${describeThrown(error)}`);
       }
@@ -286,6 +308,12 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
       params = { name: tool.name, arguments: sent, inputResponses: answers.inputResponses, ...(typeof received.requestState === 'string' ? { requestState: received.requestState } : {}) };
     }
   }
+}
+
+/** One `tools/call` request, inside the client's tracing when it has one, with its trace context in `_meta`. */
+function sendTraced(wire: Wire, params: CallParams, options: unknown): Promise<unknown> {
+  if (wire.tracing === undefined) return wire.send(params, options);
+  return wire.tracing.toolCall(params.name, (meta) => wire.send(Object.keys(meta).length === 0 ? params : { ...params, _meta: { ...meta } }, options));
 }
 
 function isInputRequired(received: unknown): received is { readonly resultType: 'input_required'; readonly inputRequests?: unknown; readonly requestState?: unknown } {
