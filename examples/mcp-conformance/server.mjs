@@ -11,6 +11,8 @@
 // The official conformance suite runs against it at both revisions (test/examples/mcp-conformance.test.ts).
 //   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
 //   JTC_BY_HAND=1 PORT=3000 npm run example:conformance   ->  the tools alone, served by hand (no SDK)
+//   OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_SERVICE_NAME=conformance npm run example:conformance
+//     ->  spans and metrics over OTLP (telemetry.mjs; without the variables no SDK is loaded)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, withContent } from '@json-tool-contracts/runtime';
@@ -19,6 +21,7 @@ import { mcpHttpHandler, mcpNodeListener } from '@json-tool-contracts/runtime/mc
 import { acceptedContent, completable, createMcpHandler, hostHeaderValidationResponse, inputRequired, isLegacyRequest, McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import * as contracts from './generated/index.mjs';
+import { telemetryObserver } from './telemetry.mjs';
 
 /** A 1x1 red PNG and a 1-sample WAV, base64. */
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -76,8 +79,8 @@ function registerAskingTools(register) {
   register(contracts.testStreamingElicitation, async (_, request) => ({ answer: accepted(await askName(request, 'answer')).name }));
 }
 
-function toolRuntime() {
-  const runtime = new CapabilityRuntime();
+function toolRuntime(observer) {
+  const runtime = new CapabilityRuntime({ observer });
   const register = (contract, handler) => runtime.registerTypedJsonTool(ToolPolicy.json(contract.name), contract, handler);
   register(contracts.testSimpleText, () => ({ message: 'This is a simple text response for testing.' }));
   register(contracts.testImageContent, () => withContent({ width: 1, height: 1 }, [{ type: 'image', data: png, mimeType: 'image/png' }]));
@@ -217,7 +220,7 @@ function mcpServer(runtime) {
   return server;
 }
 
-const runtime = toolRuntime();
+const runtime = toolRuntime(await telemetryObserver());
 /** Seals every 2026-07-28 requestState: servers behind one address share it (MCP_REQUEST_STATE_KEY), a single process may make its own. */
 const requestState = { key: process.env.MCP_REQUEST_STATE_KEY ?? randomBytes(32) };
 const port = Number(process.env.PORT ?? 3000);
