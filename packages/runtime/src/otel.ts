@@ -67,6 +67,8 @@ const metaSetter: TextMapSetter<Record<string, string>> = {
 export interface OtelClientTracingOptions {
   /** Where the CLIENT spans go; by default the global one. */
   readonly tracerProvider?: TracerProvider;
+  /** Where `mcp.client.operation.duration` goes; by default the global one, as it is at the first request. */
+  readonly meterProvider?: MeterProvider;
   /** Writes `traceparent`, `tracestate` and `baggage` into the request's `_meta`; by default the global propagator. */
   readonly propagator?: TextMapPropagator;
 }
@@ -76,15 +78,25 @@ export interface OtelClientTracingOptions {
  * each `tools/call` request is a CLIENT span `tools/call {tool}` under the active context, and
  * carries that span's context in `params._meta`, where a server (the runtime's, with
  * `otelCallObserver`) takes it as its span's parent. An `isError` result is `error.type`
- * `tool_error`; a JSON-RPC error is its code.
+ * `tool_error`; a JSON-RPC error is its code. Each request's duration goes to the histogram
+ * `mcp.client.operation.duration`.
  */
 export function otelClientTracing(options: OtelClientTracingOptions = {}): McpClientTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
   const propagator = options.propagator ?? propagation;
+  let duration: Histogram | undefined;
+  const record = (seconds: number, attributes: Attributes): void => {
+    duration ??= (options.meterProvider ?? metrics.getMeterProvider())
+      .getMeter(instrumentationScope)
+      .createHistogram('mcp.client.operation.duration', { unit: 's', description: 'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.', advice: { explicitBucketBoundaries: durationBuckets } });
+    duration.record(seconds, attributes);
+  };
   return {
     async toolCall(name, send) {
       const tool = bounded(name, maxIdentifierLength);
-      const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool } });
+      const attributes: Attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool };
+      const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT, attributes });
+      const startedAt = performance.now();
       const spanContext = trace.setSpan(context.active(), span);
       const meta: Record<string, string> = {};
       try {
@@ -95,6 +107,7 @@ export function otelClientTracing(options: OtelClientTracingOptions = {}): McpCl
       try {
         const received = await context.with(spanContext, () => send(meta));
         if (typeof received === 'object' && received !== null && (received as { isError?: unknown }).isError === true) {
+          attributes['error.type'] = 'tool_error';
           span.setAttribute('error.type', 'tool_error');
           span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
         }
@@ -102,12 +115,18 @@ export function otelClientTracing(options: OtelClientTracingOptions = {}): McpCl
       } catch (error) {
         const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
         const type = typeof code === 'number' && Number.isSafeInteger(code) ? String(code) : '_OTHER';
+        attributes['error.type'] = type;
         span.setAttributes(typeof code === 'number' ? { 'error.type': type, 'rpc.response.status_code': type } : { 'error.type': type });
         // The code, never the message: it can quote what was sent.
         span.setStatus({ code: SpanStatusCode.ERROR, message: type });
         throw error;
       } finally {
         span.end();
+        try {
+          record((performance.now() - startedAt) / 1000, attributes);
+        } catch {
+          // A meter that throws costs the request its data point, never the request.
+        }
       }
     },
   };

@@ -326,7 +326,7 @@ describe('otelCallObserver over MCP', () => {
       return left === 0 ? Promise.reject(ToolError.denied('no zero')) : { total: left + right };
     });
     const client = await clientOf(sdk, runtime);
-    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, propagator });
+    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, meterProvider: t.options.meterProvider!, propagator });
     const tools = client instanceof ClientV1 ? mcpToolClientV1(client, { mathAdd }, { tracing }) : mcpToolClient(client, { mathAdd }, { tracing });
     const withBaggage = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: 'acme' } }));
     const [ok, refused] = await context.with(withBaggage, () =>
@@ -357,6 +357,12 @@ describe('otelCallObserver over MCP', () => {
     }
     const work = spans.filter((span) => span.name === 'handler work');
     expect(work.map((span) => span.parentSpanContext?.spanId)).toEqual(servers.map((span) => span.spanContext().spanId));
+    const duration = await t.metric('mcp.client.operation.duration');
+    expect(duration!.unit).toBe('s');
+    expect(duration!.points.map((point) => [point.attributes, (point.value as { count: number }).count])).toEqual([
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add' }, 1],
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'error.type': 'tool_error' }, 1],
+    ]);
   });
 
   it('records a JSON-RPC error of a typed client call as its code on the CLIENT span', async () => {
