@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
 
 /**
  * examples/mcp-conformance/server.mjs with the standard OpenTelemetry variables: its spans and
@@ -35,13 +36,6 @@ async function otlpReceiver(port = 0): Promise<{ server: Server; url: string; re
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
-}
-
-async function freePort(): Promise<number> {
-  const { server } = await otlpReceiver();
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The example server on a free port, with exactly the OTEL_ variables given (none of the test's own). */

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExampleServer, startExample } from '../support/example-server.js';
 
 /**
  * The official MCP conformance suite (pinned 0.2.0-alpha.12; it needs Node >= 22, which
@@ -46,14 +46,6 @@ function expectedFailureEntries(): { name: string | undefined; reason: string | 
     });
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** The path of a Node >= 22 binary (installed into tools/node22 on first use), or why there is none. */
 function findNode22(): { readonly path: string } | { readonly problem: string } {
   const found = spawnSync(process.execPath, ['scripts/node22.js'], { encoding: 'utf8', timeout: processTimeout });
@@ -78,37 +70,12 @@ function runRequirements(url: string, revision: string) {
   return { status: run.status, summary, scenarios };
 }
 
-/** `npm run example:conformance` on a free port of 127.0.0.1, its environment extended by `env`. */
-async function startExample(env: Record<string, string>): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const server = spawn('npm', ['run', '--silent', 'example:conformance'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`MCP server on ${url}`)) resolve();
-    });
-    server.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    server.on('exit', (code) => reject(new Error(`the example server exited (${String(code)}): ${output}`)));
-  });
-  const stop = () => {
-    // npm starts the server as its child: end the whole group npm leads.
-    try {
-      process.kill(-server.pid!);
-    } catch {
-      server.kill();
-    }
-  };
-  return { url, stop };
-}
-
 describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP conformance suite, at both revisions', () => {
-  let example: { url: string; stop(): void } | undefined;
+  let example: ExampleServer | undefined;
   let url = '';
 
   beforeAll(async () => {
-    example = await startExample({});
+    example = await startExample('example:conformance', {});
     url = example.url;
   }, processTimeout);
 
@@ -148,10 +115,10 @@ describe.skipIf(skipSuite)('examples/mcp-conformance against the official MCP co
 const needsSdkSurface = (name: string): boolean => /^(prompts-|resources-|completion-|sep-2164-)/.test(name) || name === 'caching' || name === 'input-required-result-non-tool-request';
 
 describe.skipIf(skipSuite)('the same tools served by hand (mcpHttpHandler, no SDK) against the suite, at both revisions', () => {
-  let example: { url: string; stop(): void } | undefined;
+  let example: ExampleServer | undefined;
 
   beforeAll(async () => {
-    example = await startExample({ JTC_BY_HAND: '1' });
+    example = await startExample('example:conformance', { JTC_BY_HAND: '1' });
   }, processTimeout);
 
   afterAll(() => example?.stop());

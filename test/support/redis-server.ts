@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /**
  * A private `redis-server` for tests (Debian's package; `.ci/run` installs it): its own process on a
@@ -39,14 +40,6 @@ export const redisServerProblem = findRedisServer();
  */
 export const skipWithoutRedis = redisServerProblem !== undefined && process.env['CI'] === undefined;
 if (skipWithoutRedis) console.warn(`\n!!! TESTS NEEDING REDIS WERE NOT RUN: no redis-server (${redisServerProblem}). Install Debian's redis-server; CI runs them.\n`);
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Whether a server on the port answers PING with +PONG. */
 function answersPing(port: number): Promise<boolean> {
