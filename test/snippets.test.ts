@@ -65,6 +65,8 @@ const hostPackages = [
   '@opentelemetry/sdk-metrics',
   '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/sdk-logs',
+  '@opentelemetry/exporter-logs-otlp-http',
 ];
 const ourPackages = ['json-tool-contracts', '@json-tool-contracts/runtime'];
 

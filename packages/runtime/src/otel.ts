@@ -5,11 +5,13 @@
  *   const runtime = new CapabilityRuntime({ observer: otelCallObserver() });
  *
  * The only module of the runtime that knows OpenTelemetry: it needs `@opentelemetry/api` (an
- * optional peer dependency), and exports through whatever SDK the application registered.
+ * optional peer dependency), and exports through whatever SDK the application registered. Log
+ * records go to a logger provider the application passes in, read structurally (see `otelUnsentLog`).
  */
 import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
 import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
-import { McpCallContext } from './hosts/mcp.js';
+import { McpCallContext, type McpLoggingLevel } from './hosts/mcp.js';
+import { logToStderr, type McpUnsentLog } from './hosts/mcp-2026.js';
 import type { McpClientTracing } from './hosts/mcp-client.js';
 import { providerToolCall, type ProviderToolCall } from './hosts/providers.js';
 import { stringifyJson } from './json.js';
@@ -129,6 +131,63 @@ export function otelClientTracing(options: OtelClientTracingOptions = {}): McpCl
         }
       }
     },
+  };
+}
+
+/**
+ * A logger provider of the OpenTelemetry logs API, read structurally: the SDK's `LoggerProvider`
+ * (`@opentelemetry/sdk-logs`), or `logs.getLoggerProvider()` of `@opentelemetry/api-logs`. The logs
+ * API is still 0.x, free to change between minor versions, and emitting needs one method of it, so
+ * the runtime takes no dependency on it.
+ */
+export interface OtelLoggerProvider {
+  getLogger(name: string, version?: string): OtelLogger;
+}
+
+export interface OtelLogger {
+  emit(record: OtelLogRecord): void;
+}
+
+/** What `otelUnsentLog` emits: the fields of the logs API's `LogRecord` it sets. */
+export interface OtelLogRecord {
+  readonly severityNumber?: number;
+  readonly severityText?: string;
+  readonly body?: unknown;
+  readonly attributes?: Readonly<Record<string, unknown>>;
+  readonly context?: Context;
+}
+
+export interface OtelUnsentLogOptions {
+  /** Where the log records go; without one, each message is a JSON line on stderr, as without `otelUnsentLog`. */
+  readonly loggerProvider?: OtelLoggerProvider | undefined;
+}
+
+/**
+ * The logs data model's severity of each MCP (syslog) level, by its mapping of syslog: critical,
+ * alert and emergency are all FATAL, one step apart so that they keep their order.
+ */
+const severityNumbers: Readonly<Record<McpLoggingLevel, number>> = { debug: 5, info: 9, notice: 10, warning: 13, error: 17, critical: 21, alert: 22, emergency: 23 };
+
+/**
+ * Where `mcpLog` sends what no MCP client is to hear (`unsentLog` of the MCP adapters): a
+ * 2026-07-28 request that names no log level, or a call with no channel to its client. Each
+ * message is an OpenTelemetry log record: severity from its level (`severityText` the level
+ * itself), the message as its body, its logger as `jtc.mcp.logger`, and the active context, which
+ * inside a handler is its call's span, so that the record carries the call's trace and span ids.
+ * Without a logger provider, or when the logger throws, the message goes to stderr as before.
+ *
+ *   serveToolsOnMcpServer(server, runtime, { unsentLog: otelUnsentLog({ loggerProvider }) });
+ */
+export function otelUnsentLog(options: OtelUnsentLogOptions = {}): McpUnsentLog {
+  if (options.loggerProvider === undefined) return logToStderr;
+  const logger = options.loggerProvider.getLogger(instrumentationScope);
+  return (level, data, loggerName) => {
+    try {
+      logger.emit({ severityNumber: severityNumbers[level], severityText: level, body: data, ...(loggerName === undefined ? {} : { attributes: { 'jtc.mcp.logger': loggerName } }), context: context.active() });
+    } catch {
+      // A logger that throws costs the message its record, never the message or the call.
+      logToStderr(level, data, loggerName);
+    }
   };
 }
 

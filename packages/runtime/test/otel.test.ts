@@ -1,22 +1,31 @@
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { logs } from '@opentelemetry/api-logs';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { MeterProvider, MetricReader, type HistogramMetricData, type SumMetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mathAdd } from '../../../examples/generated/index.js';
-import { mcpToolHandlers, serveToolsOnMcpServer } from '../src/hosts/mcp.js';
+import { mcpLog, mcpToolHandlers, serveToolsOnMcpServer, type McpLoggingLevel } from '../src/hosts/mcp.js';
+import { mcpHttpHandler, mcpNodeListener } from '../src/hosts/mcp-http.js';
 import { serveToolsOnMcpServerV1 } from '../src/hosts/mcp-sdk-v1.js';
 import { toAiSdkTools } from '../src/hosts/ai-sdk.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools } from '../src/hosts/providers.js';
 import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type ToolRequest } from '../src/index.js';
 import { mcpToolClient, mcpToolClientV1 } from '../src/hosts/mcp-client.js';
-import { otelCallObserver, otelClientTracing, type OtelObserverOptions } from '../src/otel.js';
+import { otelCallObserver, otelClientTracing, otelUnsentLog, type OtelObserverOptions } from '../src/otel.js';
 
 /**
  * The runtime's calls through the real OpenTelemetry JS SDK: spans in an in-memory exporter,
@@ -406,6 +415,186 @@ describe('otelCallObserver over MCP', () => {
     expect(fromMeta!.attributes).toMatchObject({ 'jsonrpc.request.id': '7', 'mcp.session.id': 'session-1' });
     expect(fromAmbient!.parentSpanContext?.spanId).toBe(ambient!.spanContext().spanId);
     expect(fromAmbient!.links).toEqual([]);
+  });
+});
+
+describe('a typed MCP client, a Streamable HTTP server on 127.0.0.1 and its handler in one trace', () => {
+  const info = { name: 'otel-http', version: '1.0.0' };
+
+  it.each([
+    ['v1', '2025-11-25'],
+    ['v2', '2025-11-25'],
+    ['v2', '2026-07-28'],
+  ] as const)('SDK %s at %s: the client span, the server span, the handler span and its mcpLog', async (sdk, revision) => {
+    const t = telemetry();
+    const logExporter = new InMemoryLogRecordExporter();
+    const loggerProvider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: logExporter })] });
+    const tracer = t.options.tracerProvider!.getTracer('test');
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, async ({ left, right }, request) => {
+      await mcpLog(request, 'warning', { adding: [left, right] }, 'math');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      tracer.startSpan('handler work').end();
+      return { total: left + right };
+    });
+    const handler = mcpHttpHandler(runtime, { serverInfo: info, unsentLog: otelUnsentLog({ loggerProvider }) });
+    const server: HttpServer = createServer(mcpNodeListener(handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const heard: unknown[] = [];
+    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, meterProvider: t.options.meterProvider!, propagator });
+    let client: ClientV1 | ClientV2;
+    if (sdk === 'v1') {
+      const v1 = new ClientV1(info);
+      v1.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void heard.push(notification.params.data));
+      await v1.connect(new HttpV1(url));
+      client = v1;
+    } else {
+      const v2 = new ClientV2(info, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : {});
+      v2.setNotificationHandler('notifications/message', (notification) => void heard.push(notification.params.data));
+      await v2.connect(new StreamableHTTPClientTransport(url));
+      client = v2;
+    }
+    try {
+      const tools = client instanceof ClientV1 ? mcpToolClientV1(client, { mathAdd }, { tracing }) : mcpToolClient(client, { mathAdd }, { tracing });
+      const result = await tracer.startActiveSpan('agent turn', async (turn) => {
+        const called = await tools.call('math.add', { left: 2, right: 3 });
+        turn.end();
+        return called;
+      });
+      expect(result).toMatchObject({ ok: true, output: { total: 5 } });
+    } finally {
+      await client.close();
+      handler.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const spans = t.spans();
+    const turn = spans.find((span) => span.name === 'agent turn')!;
+    const [clientSpan] = spans.filter((span) => span.kind === SpanKind.CLIENT);
+    const [serverSpan] = spans.filter((span) => span.kind === SpanKind.SERVER);
+    const work = spans.find((span) => span.name === 'handler work')!;
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([turn.spanContext().traceId]));
+    expect(clientSpan!.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    expect(serverSpan!.parentSpanContext).toMatchObject({ spanId: clientSpan!.spanContext().spanId, isRemote: true });
+    expect(serverSpan!.attributes).toMatchObject({ 'mcp.protocol.version': revision, 'gen_ai.tool.name': 'math.add' });
+    expect(work.parentSpanContext?.spanId).toBe(serverSpan!.spanContext().spanId);
+    const records = logExporter.getFinishedLogRecords();
+    if (revision === '2025-11-25') {
+      // The session has notifications/message: the client hears the message, and no record is made.
+      expect(heard).toEqual([{ adding: [2, 3] }]);
+      expect(records).toEqual([]);
+    } else {
+      // The request named no log level: nothing reaches the client, the record carries the call's span.
+      expect(heard).toEqual([]);
+      expect(records.map((record) => [record.severityNumber, record.severityText, record.body, record.attributes])).toEqual([[13, 'warning', { adding: [2, 3] }, { 'jtc.mcp.logger': 'math' }]]);
+      expect(records[0]!.spanContext).toMatchObject({ traceId: serverSpan!.spanContext().traceId, spanId: serverSpan!.spanContext().spanId });
+    }
+  });
+});
+
+describe('otelUnsentLog: the log messages no MCP client is to hear, as OpenTelemetry log records', () => {
+  function logsTo(): { loggerProvider: LoggerProvider; records: () => ReturnType<InMemoryLogRecordExporter['getFinishedLogRecords']> } {
+    const exporter = new InMemoryLogRecordExporter();
+    return { loggerProvider: new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] }), records: () => exporter.getFinishedLogRecords() };
+  }
+
+  it('maps each MCP level to the severity of the logs data model, its text the level itself', () => {
+    const { loggerProvider, records } = logsTo();
+    const log = otelUnsentLog({ loggerProvider });
+    const levels: McpLoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+    for (const level of levels) log(level, `${level} message`, undefined);
+    const emitted = records();
+    expect(emitted.map((record) => [record.severityText, record.severityNumber, record.body])).toEqual([
+      ['debug', 5, 'debug message'],
+      ['info', 9, 'info message'],
+      ['notice', 10, 'notice message'],
+      ['warning', 13, 'warning message'],
+      ['error', 17, 'error message'],
+      ['critical', 21, 'critical message'],
+      ['alert', 22, 'alert message'],
+      ['emergency', 23, 'emergency message'],
+    ]);
+    expect(emitted[0]!.attributes).toEqual({});
+    expect(emitted[0]!.instrumentationScope.name).toBe('@json-tool-contracts/runtime');
+  });
+
+  it("takes the logs API's global provider too (@opentelemetry/api-logs)", () => {
+    const { loggerProvider, records } = logsTo();
+    logs.setGlobalLoggerProvider(loggerProvider);
+    try {
+      otelUnsentLog({ loggerProvider: logs.getLoggerProvider() })('notice', 'through the global provider', undefined);
+    } finally {
+      logs.disable();
+    }
+    expect(records().map((record) => record.body)).toEqual(['through the global provider']);
+  });
+
+  it('writes a JSON line on stderr without a logger provider, or when the logger throws', () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      otelUnsentLog()('error', 'no provider', 'db');
+      otelUnsentLog({ loggerProvider: undefined })('debug', 'none either', undefined);
+      const broken = {
+        getLogger: () => ({
+          emit: () => {
+            throw new Error('collector down');
+          },
+        }),
+      };
+      otelUnsentLog({ loggerProvider: broken })('info', { still: 'written' }, undefined);
+      expect(write.mock.calls.map(([line]) => line)).toEqual(['{"mcpLog":"error","logger":"db","data":"no provider"}\n', '{"mcpLog":"debug","data":"none either"}\n', '{"mcpLog":"info","data":{"still":"written"}}\n']);
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('takes the message of a 2026-07-28 call wired by hand (no channel to its client), with the call span as its context', async () => {
+    const t = telemetry();
+    const { loggerProvider, records } = logsTo();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) }, async ({ left, right }, request) => {
+      await mcpLog(request, 'error', 'by hand');
+      return { total: left + right };
+    });
+    const mcp = mcpToolHandlers(runtime, { unsentLog: otelUnsentLog({ loggerProvider }) });
+    const result = await mcp.callTool({ name: 'math.add', arguments: { left: 1, right: 1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } as never);
+    expect(result).toMatchObject({ structuredContent: { total: 2 } });
+    const [span] = t.spans();
+    expect(records().map((record) => [record.severityText, record.body, record.spanContext?.spanId])).toEqual([['error', 'by hand', span!.spanContext().spanId]]);
+  });
+});
+
+describe("otelCallObserver under the AI SDK's own spans (experimental_telemetry)", () => {
+  it("makes the execute_tool span a child of the AI SDK's ai.toolCall span, with its toolCallId", async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    let steps = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () =>
+        ++steps === 1
+          ? { content: [{ type: 'tool-call', toolCallId: 'call-ai-7', toolName: 'math_add', input: '{"left":2,"right":3}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }
+          : { content: [{ type: 'text', text: '5' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+    });
+    const result = await generateText({ model, tools: toAiSdkTools(runtime), prompt: 'add 2 and 3', stopWhen: stepCountIs(2), experimental_telemetry: { isEnabled: true, tracer: t.options.tracerProvider!.getTracer('ai') } });
+    expect(result.text).toBe('5');
+    expect(result.steps[0]!.toolResults).toMatchObject([{ toolCallId: 'call-ai-7', output: { total: 5 } }]);
+    const spans = t.spans();
+    const byName = (name: string) => spans.find((span) => span.name === name)!;
+    const generate = byName('ai.generateText');
+    const toolCall = byName('ai.toolCall');
+    const execute = byName('execute_tool math.add');
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([generate.spanContext().traceId]));
+    expect(toolCall.attributes['ai.toolCall.id']).toBe('call-ai-7');
+    expect(execute.parentSpanContext?.spanId).toBe(toolCall.spanContext().spanId);
+    expect(execute.kind).toBe(SpanKind.INTERNAL);
+    expect(execute.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'gen_ai.tool.call.id': 'call-ai-7' });
+    // The AI SDK's tool span sits in its own tree, under generateText.
+    const ancestors: string[] = [];
+    for (let parent = toolCall.parentSpanContext?.spanId; parent !== undefined; ) {
+      const span = spans.find((each) => each.spanContext().spanId === parent)!;
+      ancestors.push(span.name);
+      parent = span.parentSpanContext?.spanId;
+    }
+    expect(ancestors.at(-1)).toBe('ai.generateText');
   });
 });
 

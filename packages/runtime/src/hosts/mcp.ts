@@ -11,6 +11,7 @@ import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutput
 export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot } from './input-questions.js';
 export { McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
 export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
+export type { McpUnsentLog } from './mcp-2026.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -53,8 +54,10 @@ export interface McpToolHandlersOptions {
   readonly isLogIgnored?: (level: McpLoggingLevel, sessionId: string | undefined) => boolean;
   /**
    * Where `mcpLog` sends a message of a 2026-07-28 request that names no log level
-   * (`io.modelcontextprotocol/logLevel`), which the revision forbids sending to the client:
-   * by default one JSON line on stderr, as the revision advises. Pass `() => {}` to drop them.
+   * (`io.modelcontextprotocol/logLevel`), which the revision forbids sending to the client, or of
+   * a call with no channel to its client: by default one JSON line on stderr, as the revision
+   * advises; `otelUnsentLog({ loggerProvider })` of `/otel` makes each an OpenTelemetry log record
+   * of the call's trace. Pass `() => {}` to drop them.
    */
   readonly unsentLog?: McpUnsentLog;
   /**
@@ -468,7 +471,8 @@ function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
     extra,
     async () => {},
     noChannel,
-    async () => {},
+    // No notifications/message to send: the message goes where unsent ones go.
+    async (level, data, logger) => (options.unsentLog ?? logToStderr)(level, data, logger),
     inputRound,
   );
 }
@@ -555,7 +559,10 @@ export async function mcpProgress(request: ToolRequest<unknown>, progress: numbe
 
 /**
  * Sends a log message to the client (`notifications/message`) unless the client's logging level
- * (`logging/setLevel`) leaves the level out; does nothing for a call that did not come through MCP.
+ * leaves the level out (2025-11-25: the session's `logging/setLevel`; 2026-07-28: the request's own
+ * `logLevel`). A 2026-07-28 request that names no level, or a call with no channel to its client,
+ * has its messages go to the adapter's `unsentLog` (stderr, or OpenTelemetry with `otelUnsentLog`).
+ * Does nothing for a call that did not come through MCP.
  */
 export async function mcpLog(request: ToolRequest<unknown>, level: McpLoggingLevel, data: unknown, logger?: string): Promise<void> {
   await mcpContext(request)?.sendLog(level, data, logger);
