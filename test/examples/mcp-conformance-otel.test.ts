@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 
 /**
  * examples/mcp-conformance/server.mjs with the standard OpenTelemetry variables: its spans and

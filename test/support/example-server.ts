@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { freePort } from './free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 
 /** An example server started as its README line says, `PORT=<port> npm run <script>`. */
 export interface ExampleServer {
@@ -15,11 +15,12 @@ export interface ExampleServer {
 }
 
 /**
- * `npm run <script>` on a free port of 127.0.0.1, its environment extended by `env`, resolved once
- * it prints `MCP server on <url>` (rejected if it exits first).
+ * `npm run <script>` on `port` of 127.0.0.1 (a free one unless given: a server started again on its
+ * own), its environment extended by `env`, resolved once it prints `MCP server on <url>` (rejected
+ * if it exits first).
  */
-export async function startExample(script: string, env: Record<string, string>): Promise<ExampleServer> {
-  const port = await freePort();
+export async function startExample(script: string, env: Record<string, string>, port?: number): Promise<ExampleServer> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   // Its own process group, so that a signal reaches the server npm starts as its child.
   const server = spawn('npm', ['run', '--silent', script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RedisServer, skipWithoutRedis, startRedisServer } from './redis-server.js';
+import { type RedisServer, skipWithoutRedis, startRedisServer } from '../support/redis-server.js';
 
 /** Sends one inline command and resolves the server's first reply line, or the connection's error code. */
 function send(port: number, command: string): Promise<string> {
