@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Writes templates/module.js.tpl and templates/module.d.ts.tpl from templates/module.ts.tpl, so
 // --emit js needs no compiler: `npm run templates` (a test fails while they are stale). The TS
-// template's {{placeholders}} become identifiers for TypeScript, and back again.
+// template's {{placeholders}} become identifiers for TypeScript, and back again. Also writes the
+// conformance example's OpenTelemetry wiring from what `jtc init --template mcp` writes, so the
+// two stay one.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -34,6 +36,17 @@ export function renderTemplates() {
   return { 'module.js.tpl': restore(javaScript), 'module.d.ts.tpl': `{{header}}\n\n{{types}}\n\n${restore(declarations).replace('export {};\n', '')}` };
 }
 
+const telemetryTemplate = new URL('init/mcp/src/telemetry.ts', folder);
+const exampleTelemetry = new URL('../examples/mcp-conformance/telemetry.mjs', folder);
+
+/** examples/mcp-conformance/telemetry.mjs as it should be: the mcp template's telemetry.ts without its types. */
+export function renderExampleTelemetry() {
+  const javaScript = ts.transpileModule(readFileSync(telemetryTemplate, 'utf8'), { compilerOptions: options }).outputText;
+  const indented = javaScript.replace(/^(?: {4})+/gm, (indent) => '  '.repeat(indent.length / 4));
+  return `// Written by \`npm run templates\` from templates/init/mcp/src/telemetry.ts (what \`jtc init --template mcp\` writes): edit that file.\n${indented}`;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [file, text] of Object.entries(renderTemplates())) writeFileSync(new URL(file, folder), text);
+  writeFileSync(exampleTelemetry, renderExampleTelemetry());
 }

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../src/version.js';
+import { otlpReceiver, type OtlpExport, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { packedPackages } from '../support/packed-packages.js';
 
 /** Runs the built CLI (`npm test` builds it first), exactly as a user would. */
@@ -24,19 +25,20 @@ const filesUnder = (dir: string): string[] =>
 const projectFiles = ['.gitignore', '.vscode/settings.json', 'contracts/text.count_words.contract.json', 'package.json', 'src/generated/index.ts', 'src/generated/text.count_words.ts', 'src/handlers.test.ts', 'src/handlers.ts', 'tsconfig.json'];
 
 describe('jtc init', () => {
+  const openTelemetry = ['@opentelemetry/api', '@opentelemetry/exporter-metrics-otlp-http', '@opentelemetry/exporter-metrics-otlp-proto', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/resources', '@opentelemetry/sdk-metrics', '@opentelemetry/sdk-trace-node'];
   it.each([
-    ['mcp', 'src/server.ts', '@modelcontextprotocol/sdk'],
-    ['ai-sdk', 'src/agent.ts', 'ai'],
-  ])('--template %s writes the project and says the next three commands', (template, entry, sdk) => {
+    ['mcp', ['src/server.ts', 'src/telemetry.ts'], ['@modelcontextprotocol/sdk', ...openTelemetry]],
+    ['ai-sdk', ['src/agent.ts'], ['ai']],
+  ])('--template %s writes the project and says the next three commands', (template, entries, sdks) => {
     const dir = join(mkdtempSync(join(tmpdir(), 'jtc-init-')), 'My Tools');
     const result = jtc(['init', dir, '--template', template], tmpdir());
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(filesUnder(dir)).toEqual([...projectFiles, entry].sort());
+    expect(filesUnder(dir)).toEqual([...projectFiles, ...entries].sort());
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(manifest.name).toBe('my-tools');
     expect(manifest.scripts).toMatchObject({ contracts: 'jtc build contracts -o src/generated', 'contracts:check': 'jtc check contracts -o src/generated' });
-    expect(Object.keys(manifest.dependencies)).toEqual(['@json-tool-contracts/runtime', sdk]);
+    expect(Object.keys(manifest.dependencies)).toEqual(['@json-tool-contracts/runtime', ...sdks]);
     expect(Object.keys(manifest.devDependencies)).toContain('json-tool-contracts');
     expect(result.stdout).toMatch(/\n {2}cd '[^'\n]*\/My Tools' && npm install\n {2}npm test /);
     expect(result.stdout).toMatch(/\n {2}npm start /);
@@ -80,7 +82,7 @@ describe('jtc init', () => {
     // Run again without the limit, it writes the whole project, which passes its drift check.
     const again = jtc(['init', 'existing'], parent);
     expect(again).toMatchObject({ code: 0, stderr: '' });
-    expect(filesUnder(join(parent, 'existing'))).toEqual([...projectFiles, 'src/server.ts'].sort());
+    expect(filesUnder(join(parent, 'existing'))).toEqual([...projectFiles, 'src/server.ts', 'src/telemetry.ts'].sort());
     expect(jtc(['check', 'contracts', '-o', 'src/generated'], join(parent, 'existing')).code).toBe(0);
   });
 
@@ -155,10 +157,14 @@ describe('a project from jtc init', () => {
     return dir;
   };
 
+  /** The mcp project, made once for the tests that run its server. */
+  let mcpDir: string | undefined;
+  const mcpProject = (): string => (mcpDir ??= project('mcp'));
+
   it(
     'mcp: npm test passes and the server lists the tool to an MCP client over stdio',
     async () => {
-      const dir = project('mcp');
+      const dir = mcpProject();
       const client = new Client({ name: 'init-test', version: '1.0.0' });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: ['dist/server.js'], cwd: dir, stderr: 'pipe' }));
       try {
@@ -169,6 +175,77 @@ describe('a project from jtc init', () => {
         await client.close();
       }
       expect(run('npm', ['run', 'contracts:check'], dir)).toContain('1 contract: 0 errors');
+    },
+    processTimeout,
+  );
+
+  /**
+   * The server over stdio with exactly the OTEL_ variables given (none of the test's own), one
+   * tools/call, then SIGTERM; resolves with what the receiver got and what the server wrote on stderr.
+   */
+  const servedWith = async (otel: Record<string, string>, receiver: OtlpReceiver): Promise<{ received: OtlpExport[]; stderr: string }> => {
+    const plain = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => !entry[0].startsWith('OTEL_') && entry[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/server.js'], cwd: mcpProject(), env: { ...plain, ...otel }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const client = new Client({ name: 'init-otel-test', version: '1.0.0' });
+    await client.connect(transport);
+    const exited = new Promise<void>((resolve) => (transport.onclose = resolve));
+    try {
+      expect(await client.callTool({ name: 'text.count_words', arguments: { text: 'one two' } })).toMatchObject({ structuredContent: { words: 2 } });
+      // The batch and the metric reader wait ten minutes: whatever arrives came from the SIGTERM flush.
+      expect(receiver.received).toEqual([]);
+      process.kill(transport.pid!, 'SIGTERM');
+      await exited;
+    } finally {
+      await client.close();
+      receiver.server.close();
+    }
+    return { received: receiver.received, stderr };
+  };
+  const waitingLong = { OTEL_BSP_SCHEDULE_DELAY: '600000', OTEL_METRIC_EXPORT_INTERVAL: '600000' };
+
+  it(
+    'mcp: with OTEL_EXPORTER_OTLP_ENDPOINT its spans and metrics reach an OTLP receiver as http/json, flushed on SIGTERM',
+    async () => {
+      const receiver = await otlpReceiver();
+      const { received, stderr } = await servedWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'init-json', ...waitingLong }, receiver);
+      expect(stderr).toContain(`OpenTelemetry: spans and metrics to ${receiver.url} (http/json)`);
+      const traces = received.filter((each) => each.path === '/v1/traces');
+      expect(traces.map((each) => each.contentType)).toEqual(['application/json']);
+      type Export = { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string; kind: number }[] }[] }[] };
+      const [resourceSpans] = (JSON.parse(traces[0]!.body.toString('utf8')) as Export).resourceSpans;
+      expect(resourceSpans!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'init-json' } });
+      expect(resourceSpans!.scopeSpans.flatMap((scope) => scope.spans)).toContainEqual(expect.objectContaining({ name: 'tools/call text.count_words', kind: 2 }));
+      const metrics = received.filter((each) => each.path === '/v1/metrics');
+      expect(metrics.map((each) => each.body.toString('utf8')).join('')).toContain('mcp.server.operation.duration');
+    },
+    processTimeout,
+  );
+
+  it(
+    'mcp: and as http/protobuf',
+    async () => {
+      const receiver = await otlpReceiver();
+      const { received } = await servedWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_SERVICE_NAME: 'init-proto', ...waitingLong }, receiver);
+      const traces = received.filter((each) => each.path === '/v1/traces');
+      expect(traces.map((each) => each.contentType)).toEqual(['application/x-protobuf']);
+      // Protobuf carries strings as their UTF-8 bytes.
+      expect(traces[0]!.body.includes('tools/call text.count_words')).toBe(true);
+      expect(traces[0]!.body.includes('init-proto')).toBe(true);
+      expect(received.filter((each) => each.path === '/v1/metrics').map((each) => each.contentType)).toEqual(['application/x-protobuf']);
+    },
+    processTimeout,
+  );
+
+  it(
+    'mcp: without the variables it sends nothing and says nothing of OpenTelemetry',
+    async () => {
+      // Where an SDK sends by default (http://localhost:4318), when that port is free here.
+      const receiver = await otlpReceiver(4318).catch(() => otlpReceiver());
+      const { received, stderr } = await servedWith({ OTEL_SERVICE_NAME: 'no-endpoint' }, receiver);
+      expect(received).toEqual([]);
+      expect(stderr).not.toContain('OpenTelemetry');
     },
     processTimeout,
   );

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
+import { otlpReceiver } from '../support/otlp-receiver.js';
 
 /**
  * examples/mcp-conformance/server.mjs with the standard OpenTelemetry variables: its spans and
@@ -15,28 +15,6 @@ import { freePort } from '../../scripts/free-port.js';
 const processTimeout = 120_000;
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const parentId = '00f067aa0ba902b7';
-
-interface Received {
-  readonly path: string;
-  readonly contentType: string;
-  readonly body: Buffer;
-}
-
-/** A receiver that answers every OTLP export with success and keeps what came. */
-async function otlpReceiver(port = 0): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const contentType = request.headers['content-type'] ?? '';
-      received.push({ path: request.url ?? '', contentType, body: Buffer.concat(chunks) });
-      response.writeHead(200, { 'content-type': contentType }).end(contentType.includes('json') ? '{}' : '');
-    });
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
-}
 
 /** The example server on a free port, with exactly the OTEL_ variables given (none of the test's own). */
 async function startExample(otel: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
@@ -143,6 +121,13 @@ describe('examples/mcp-conformance exports through the OpenTelemetry SDK when th
     },
     processTimeout,
   );
+
+  it('is the telemetry.ts that jtc init --template mcp writes, without its types (npm run templates writes it)', async () => {
+    // A plain script without declarations, imported by a name TypeScript does not resolve.
+    const script = '../../scripts/write-templates.js';
+    const { renderExampleTelemetry } = (await import(script)) as { renderExampleTelemetry: () => string };
+    expect(readFileSync('examples/mcp-conformance/telemetry.mjs', 'utf8')).toBe(renderExampleTelemetry());
+  });
 
   it(
     'refuses a protocol it cannot export with, with a clear message',

@@ -1,4 +1,4 @@
-import { CapabilityRuntime, type HandlerMap } from '@json-tool-contracts/runtime';
+import { CapabilityRuntime, type HandlerMap, type RuntimeOptions } from '@json-tool-contracts/runtime';
 import { contracts, type Contracts } from './generated/index.js';
 
 /**
@@ -11,8 +11,8 @@ export const handlers: HandlerMap<Contracts> = {
 };
 
 /** A runtime with every tool registered: each call's input and output are checked against its contract. */
-export function createRuntime(): CapabilityRuntime {
-  const runtime = new CapabilityRuntime();
+export function createRuntime(options: RuntimeOptions = {}): CapabilityRuntime {
+  const runtime = new CapabilityRuntime(options);
   runtime.registerAll(contracts, handlers);
   return runtime;
 }
