@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { logs } from '@opentelemetry/api-logs';
@@ -18,7 +18,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mathAdd } from '../../../examples/generated/index.js';
-import { mcpLog, mcpToolHandlers, serveToolsOnMcpServer, type McpLoggingLevel } from '../src/hosts/mcp.js';
+import { mcpLog, mcpToolHandlers, serveToolsOnMcpServer, type McpLoggingLevel, type McpUnsentLog } from '../src/hosts/mcp.js';
 import { mcpHttpHandler, mcpNodeListener } from '../src/hosts/mcp-http.js';
 import { serveToolsOnMcpServerV1 } from '../src/hosts/mcp-sdk-v1.js';
 import { toAiSdkTools } from '../src/hosts/ai-sdk.js';
@@ -420,12 +420,25 @@ describe('otelCallObserver over MCP', () => {
 
 describe('a typed MCP client, a Streamable HTTP server on 127.0.0.1 and its handler in one trace', () => {
   const info = { name: 'otel-http', version: '1.0.0' };
+  /** The two servers mcpNodeListener puts on node:http: the runtime's own handler, and SDK v2's Streamable HTTP serving (a server per request). */
+  const servers = {
+    mcpHttpHandler: (runtime: CapabilityRuntime, unsentLog: McpUnsentLog) => mcpHttpHandler(runtime, { serverInfo: info, unsentLog }),
+    createMcpHandler: (runtime: CapabilityRuntime, unsentLog: McpUnsentLog) =>
+      createMcpHandler(() => {
+        const server = new ServerV2(info, { capabilities: { logging: {} }, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] });
+        serveToolsOnMcpServer(server, runtime, { unsentLog });
+        return server;
+      }),
+  };
 
   it.each([
-    ['v1', '2025-11-25'],
-    ['v2', '2025-11-25'],
-    ['v2', '2026-07-28'],
-  ] as const)('SDK %s at %s: the client span, the server span, the handler span and its mcpLog', async (sdk, revision) => {
+    ['mcpHttpHandler', 'v1', '2025-11-25'],
+    ['mcpHttpHandler', 'v2', '2025-11-25'],
+    ['mcpHttpHandler', 'v2', '2026-07-28'],
+    ['createMcpHandler', 'v1', '2025-11-25'],
+    ['createMcpHandler', 'v2', '2025-11-25'],
+    ['createMcpHandler', 'v2', '2026-07-28'],
+  ] as const)('%s, a client of SDK %s at %s: the client span, the server span, the handler span and its mcpLog', async (serving, sdk, revision) => {
     const t = telemetry();
     const logExporter = new InMemoryLogRecordExporter();
     const loggerProvider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: logExporter })] });
@@ -436,7 +449,7 @@ describe('a typed MCP client, a Streamable HTTP server on 127.0.0.1 and its hand
       tracer.startSpan('handler work').end();
       return { total: left + right };
     });
-    const handler = mcpHttpHandler(runtime, { serverInfo: info, unsentLog: otelUnsentLog({ loggerProvider }) });
+    const handler = servers[serving](runtime, otelUnsentLog({ loggerProvider }));
     const server: HttpServer = createServer(mcpNodeListener(handler));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
@@ -464,7 +477,7 @@ describe('a typed MCP client, a Streamable HTTP server on 127.0.0.1 and its hand
       expect(result).toMatchObject({ ok: true, output: { total: 5 } });
     } finally {
       await client.close();
-      handler.close();
+      if ('close' in handler) handler.close();
       await new Promise((resolve) => server.close(resolve));
     }
     const spans = t.spans();
