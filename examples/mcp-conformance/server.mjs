@@ -8,6 +8,10 @@
 // helpers: a request to the client mid-call under 2025-11-25, an input_required round with a sealed
 // requestState under 2026-07-28. The one prompt that asks (test_input_required_result_prompt) is
 // the McpServer's, with SDK v2's own inputRequired: the runtime serves tools only.
+// Six tools are served as MCP tasks (the tasks extension, SEP-2663, at 2026-07-28: `tasks` below):
+// to a client that declares the extension, a call of one that outlasts its first turn answers with a
+// task, which tasks/get, tasks/update and tasks/cancel follow. `greet`, the suite's synchronous tool
+// with a plain-text answer, is the McpServer's: the runtime's results lead with their output as JSON.
 // The official conformance suite runs against it at both revisions (test/examples/mcp-conformance.test.ts).
 //   PORT=3000 npm run example:conformance   ->  http://127.0.0.1:3000/mcp
 //   JTC_BY_HAND=1 PORT=3000 npm run example:conformance   ->  the tools alone, served by hand (no SDK)
@@ -27,6 +31,12 @@ import { telemetryObserver } from './telemetry.mjs';
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const wav = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==';
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A pause that ends early when the call is cancelled (`tasks/cancel`): its handler stops working. */
+const work = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
 /** The tool's output: the client's answer as the suite expects it back (accepted content passed the question's validator). */
 function elicited(answer) {
   if (answer.status === 'accepted') return { action: 'accept', content: answer.value };
@@ -78,6 +88,48 @@ function registerAskingTools(register) {
   register(contracts.testMissingCapability, async (_, request) => ({ answer: textOf(accepted(await askModel(request, 'answer', 'Say something.', 10, true))) }));
   register(contracts.testStreamingElicitation, async (_, request) => ({ answer: accepted(await askName(request, 'answer')).name }));
 }
+
+/**
+ * The tools of the tasks-* scenarios. Each works for a while before it answers or asks, so that a
+ * call from a client that declares the tasks extension becomes a task; a question asked within the
+ * call's first turn would be an input_required round of its tools/call instead (test_tool_with_task's is).
+ */
+function registerTaskTools(register) {
+  register(contracts.slowCompute, async ({ seconds, label }, request) => {
+    await work(seconds * 1000, request.signal);
+    return label === undefined ? { seconds } : { seconds, label };
+  });
+  register(contracts.failingJob, async (_, request) => {
+    await work(1000, request.signal);
+    throw ToolError.denied('the job failed, as this one always does');
+  });
+  register(contracts.protocolErrorJob, async (_, request) => {
+    await work(100, request.signal);
+    throw new Error('the job crashed');
+  });
+  register(contracts.confirmDelete, async ({ filename }, request) => {
+    await work(100, request.signal);
+    const { confirm } = accepted(await mcpElicit(request, { key: 'confirm', message: `Delete ${filename}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] }, validator: z.object({ confirm: z.boolean() }) }));
+    return { filename, deleted: confirm };
+  });
+  register(contracts.multiInput, async (_, request) => {
+    await work(100, request.signal);
+    const [first, second] = await Promise.all([askName(request, 'first', 'First name?'), askName(request, 'second', 'Second name?')]);
+    return { first: accepted(first).name, second: accepted(second).name };
+  });
+  register(contracts.testToolWithTask, async (_, request) => {
+    const { name } = accepted(await askName(request, 'user_name'));
+    await work(500, request.signal);
+    return { greeting: `Hello, ${name}!` };
+  });
+}
+
+/** Which tools a client that declares the tasks extension may get as tasks; `required` ones only as tasks. */
+const tasks = {
+  tools: { slow_compute: 'optional', failing_job: 'required', protocol_error_job: 'optional', confirm_delete: 'optional', multi_input: 'optional', test_tool_with_task: 'required' },
+  ttlMs: 10 * 60_000,
+  pollIntervalMs: 500,
+};
 
 function toolRuntime(observer) {
   const runtime = new CapabilityRuntime({ observer });
@@ -176,6 +228,7 @@ function toolRuntime(observer) {
     additionalProperties: false,
   };
   registerAskingTools(register);
+  registerTaskTools(register);
   runtime.registerTypedJsonToolWithMetadata(ToolPolicy.json('json_schema_2020_12_tool'), ToolMetadata.of('Tool with JSON Schema 2020-12 features').withInputSchema(shown), contracts.jsonSchema202012Tool, (input) => ({ received: input }));
   return runtime;
 }
@@ -216,7 +269,8 @@ function mcpServer(runtime) {
   server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler('resources/subscribe', () => ({}));
   server.server.setRequestHandler('resources/unsubscribe', () => ({}));
-  serveToolsOnMcpServer(server, runtime, { requestState });
+  server.registerTool('greet', { description: 'Greets someone by name, synchronously.', inputSchema: z.object({ name: z.string() }) }, ({ name }) => ({ content: [{ type: 'text', text: `Hello, ${name}!` }] }));
+  serveToolsOnMcpServer(server, runtime, { requestState, tasks });
   return server;
 }
 
@@ -257,5 +311,5 @@ async function serve(request) {
 }
 
 // JTC_BY_HAND=1: the same tools with no SDK, both revisions through the runtime's mcpHttpHandler (tools only: no prompts, resources or completion).
-const byHand = process.env.JTC_BY_HAND === '1' ? mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-conformance', version: '1.0.0' }, allowedHosts, requestState }) : undefined;
+const byHand = process.env.JTC_BY_HAND === '1' ? mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-conformance', version: '1.0.0' }, allowedHosts, requestState, tasks }) : undefined;
 createServer(mcpNodeListener(byHand ?? { fetch: serve })).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

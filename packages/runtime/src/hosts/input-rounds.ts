@@ -191,13 +191,16 @@ export class InputRound {
   /** Capabilities a required question needs that the client did not declare: the call ends with -32021. */
   missing: Record<string, unknown> | undefined;
   private readonly counters = new Map<string, number>();
+  /** A question is out and the round's end is scheduled: the call is answering `input_required`. */
   private suspending = false;
+  /** Once the call became an MCP task: its questions wait there for `tasks/update` instead of ending the round. */
+  private task: TaskQuestions | undefined;
 
   constructor(
     /** 1 for a call's first request, n + 1 for the retry of a state minted in round n. */
     readonly round: number,
     readonly maxRounds: number,
-    private readonly answers: ReadonlyMap<string, unknown>,
+    private readonly answers: Map<string, unknown>,
     private readonly clientCapabilities: Readonly<Record<string, unknown>>,
     /** Ends the call's round: the questions asked so far go out. */
     private readonly suspend: (callId: string) => void,
@@ -207,7 +210,8 @@ export class InputRound {
     const method = question.request.method;
     const key = question.key ?? this.nextKey(question.kind);
     if (!question.supportedBy(this.clientCapabilities)) {
-      if (!question.required) return unavailable(`the client did not declare the capability ${method} needs (its request's io.modelcontextprotocol/clientCapabilities)`);
+      // A task has answered its tools/call already: the -32021 error can no longer be the answer.
+      if (!question.required || this.task !== undefined) return unavailable(`the client did not declare the capability ${method} needs (its request's io.modelcontextprotocol/clientCapabilities)`);
       this.missing = { ...this.missing, ...question.capability };
       return this.endRound(request);
     }
@@ -219,6 +223,12 @@ export class InputRound {
         this.used.set(key, answer);
         return outcome;
       }
+    }
+    if (this.task !== undefined) {
+      // Asked again under the same key, the question gets the same answer: a key is never reused for another question.
+      const answer = await this.task.ask(key, question.request, request.signal);
+      this.answers.set(key, answer);
+      return (await question.read(answer)) ?? unavailable(`the client answered ${method} with something that is no ${method} result: ${describeAnswer(answer)}`);
     }
     if (this.round >= this.maxRounds) return unavailable(`call ${request.callId} to "${request.tool}" asked for input in ${this.maxRounds} rounds, the most a call may take (maxInputRounds)`);
     this.asked.set(key, question.request);
@@ -240,11 +250,27 @@ export class InputRound {
     });
   }
 
+  /** Whether a question of this round is out, so that the call is about to answer `input_required`. */
+  get asking(): boolean {
+    return this.suspending;
+  }
+
+  /** The call has become an MCP task: from now on a question without an answer waits for the client's `tasks/update`. */
+  becomeTask(questions: TaskQuestions): void {
+    this.task = questions;
+  }
+
   private nextKey(kind: string): string {
     const count = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, count);
     return `${kind}-${count}`;
   }
+}
+
+/** Where the questions of a call that became an MCP task wait: surfaced by `tasks/get`, answered by `tasks/update`. */
+export interface TaskQuestions {
+  /** Resolves with the client's answer under `key`; rejects with the signal's reason when the call ends first. */
+  ask(key: string, request: McpInputRequest, signal: AbortSignal): Promise<unknown>;
 }
 
 /** What a retry of 2026-07-28 carries besides its arguments. */
@@ -259,8 +285,17 @@ export interface InputRoundsOptions {
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
 }
 
-/** A round's end: the call's result, or the questions that went out with the state to echo. */
-export type RoundResult = { readonly result: CallResult } | { readonly inputRequired: { readonly inputRequests: Record<string, McpInputRequest>; readonly requestState: string } };
+/** A round's end: the call's result, the questions that went out with the state to echo, or the MCP task the call became. */
+export type RoundResult<T = never> = { readonly result: CallResult } | { readonly inputRequired: { readonly inputRequests: Record<string, McpInputRequest>; readonly requestState: string } } | { readonly task: T };
+
+/** How a call that may be served as an MCP task becomes one. */
+export interface Escalation<T> {
+  /**
+   * The call outlasted its first turn (a macrotask) without settling and without a question out:
+   * it goes on as a task; returns what the `tools/call` answers (its CreateTaskResult).
+   */
+  begin(round: InputRound, result: Promise<CallResult>): T;
+}
 
 /**
  * One request of a 2026-07-28 `tools/call`: opens its state (a refused one is recorded as a denied
@@ -270,7 +305,7 @@ export type RoundResult = { readonly result: CallResult } | { readonly inputRequ
  * input contract holds in every round; a round that ends with questions gives its reserved call
  * back and leaves no record (see `CapabilityRuntime.suspend`).
  */
-export async function callInRounds(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound) => unknown, signal: AbortSignal | undefined): Promise<RoundResult> {
+export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound) => unknown, signal: AbortSignal | undefined, escalation?: Escalation<T>): Promise<RoundResult<T>> {
   const { inputResponses, requestState } = retry;
   if (inputResponses !== undefined && (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))) {
     throw new McpRequestError(invalidParamsCode, `inputResponses must be an object of answers by key, got ${describeAnswer(inputResponses)}`, { reason: 'invalid_input_responses' });
@@ -298,7 +333,10 @@ export async function callInRounds(runtime: CapabilityRuntime, name: string, arg
       // The call ended meanwhile (the handler went on without the answer): its result stands.
     }
   });
-  const result = await runtime.callAsync(name, args, { context: context(inputRound), signal });
+  const call = runtime.callAsync(name, args, { context: context(inputRound), signal });
+  // A call that settles or asks within its first turn is answered at once (its result, or an input_required round); a longer one becomes a task.
+  if (escalation !== undefined && (await outlastsFirstTurn(call)) && !inputRound.asking) return { task: escalation.begin(inputRound, call) };
+  const result = await call;
   if (!result.ok && result.error.code === 'suspended' && inputRound.missing !== undefined) {
     const message = `the call needs client capabilities its request did not declare: ${JSON.stringify(inputRound.missing)}`;
     await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });
@@ -307,4 +345,15 @@ export async function callInRounds(runtime: CapabilityRuntime, name: string, arg
   if (result.ok || result.error.code !== 'suspended' || inputRound.asked.size === 0) return { result };
   const sealed = await options.seal.seal(binding, round, Object.fromEntries(inputRound.used));
   return { inputRequired: { inputRequests: Object.fromEntries(inputRound.asked), requestState: sealed } };
+}
+
+/** Whether the call is still open after one macrotask: by then a question it asked has scheduled its round's end (setTimeout 0). */
+function outlastsFirstTurn(call: Promise<CallResult>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const turn = setTimeout(() => resolve(true), 0);
+    void call.then(() => {
+      clearTimeout(turn);
+      resolve(false);
+    });
+  });
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CapabilityRuntime } from '../capability-runtime.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
-import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLevel, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
+import { tasksExtension } from './mcp-tasks.js';
+import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLevel, type McpTaskMethods, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
 
 /**
  * The runtime's tools over MCP Streamable HTTP without an SDK, both revisions from one endpoint,
@@ -10,7 +11,8 @@ import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLeve
  * `mcpNodeListener`, on plain `node:http`. Each request is served by the revision it names
  * (mcp-2026.ts): one that carries the 2026-07-28 `_meta` envelope, or names a 2026-07-28 or later
  * revision in its `MCP-Protocol-Version` header, is stateless (`server/discover`, `tools/list`,
- * `tools/call`, checked headers); any other is 2025-11-25, in a session begun by `initialize`
+ * `tools/call`, checked headers, and with `tasks` the tasks extension's `tasks/get`, `tasks/update`
+ * and `tasks/cancel`); any other is 2025-11-25, in a session begun by `initialize`
  * (`ping`, `logging/setLevel`, `tools/list`, `tools/call`, cancellation, and the handler's requests
  * to the client, answered by POSTs of the session). Tools only: a server with prompts or resources
  * uses an SDK (`serveToolsOnMcpServer`).
@@ -113,14 +115,34 @@ function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => 
     };
     void run(send).then(
       (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers)),
-      // callTool rejects only with McpRequestError (a refused requestState, a capability the call requires): a JSON-RPC error, HTTP 400 for -32021 as the revision says.
       (error: unknown) => {
-        const { code, message, data } = error instanceof McpRequestError ? error : { code: mcpErrorCodes.internalError, message: describeThrown(error), data: undefined };
-        end({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, () => rpcError(id, code, message, code === mcpErrorCodes.missingRequiredClientCapability ? 400 : 200, data, headers));
+        const { code, message, data } = requestError(error);
+        end({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, () => rpcError(id, code, message, errorStatus(code), data, headers));
       },
     );
   });
 }
+
+/** The handlers reject only with McpRequestError (a refused requestState, a capability the call requires, an unknown task); anything else is an internal error. */
+function requestError(error: unknown): { readonly code: number; readonly message: string; readonly data?: unknown } {
+  return error instanceof McpRequestError ? error : { code: mcpErrorCodes.internalError, message: describeThrown(error) };
+}
+
+/** HTTP 400 for -32021, as the revision says; the JSON-RPC error says the rest. */
+const errorStatus = (code: number): number => (code === mcpErrorCodes.missingRequiredClientCapability ? 400 : 200);
+
+/** A tasks method's answer: its result, or its JSON-RPC error. */
+async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>): Promise<Response> {
+  try {
+    return rpcResult(id, await answer());
+  } catch (error) {
+    const { code, message, data } = requestError(error);
+    return rpcError(id, code, message, errorStatus(code), data);
+  }
+}
+
+/** The body field the `Mcp-Name` header mirrors, by method: the tool's name, and the task's id (the tasks extension's routing header). */
+const mcpNameSource: Readonly<Record<string, string>> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
 async function readBody(request: Request, limit: number): Promise<{ text: string } | { tooLarge: true }> {
   const declared = Number(request.headers.get('content-length') ?? 'NaN');
@@ -174,6 +196,9 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     },
   });
   const capabilities = { tools: { listChanged: false }, logging: {} };
+  // The tasks extension is served at 2026-07-28 only, so only server/discover names it.
+  const modernCapabilities = tools.tasks === undefined ? capabilities : { ...capabilities, extensions: { [tasksExtension]: {} } };
+  const taskMethodsServed = tools.tasks === undefined ? undefined : taskMethods(tools.tasks);
   // What server/discover answers holds as long as the tool listing does.
   const discoverCache = cacheHint(options.toolsListCache);
   let nextClientRequest = 0;
@@ -246,18 +271,21 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     }
     const methodHeader = request.headers.get('mcp-method');
     if (methodHeader === null || methodHeader.trim() !== method) return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Method header ${methodHeader === null ? 'is missing' : `says ${methodHeader.trim()}`}; the body's method is ${String(method)}`, 400);
-    if (method === 'tools/call' && typeof params['name'] === 'string' && headerName(request.headers.get('mcp-name')) !== params['name']) {
-      return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name the tool the body calls (${JSON.stringify(params['name'])})`, 400);
+    const mirrored = typeof method === 'string' && Object.hasOwn(mcpNameSource, method) ? mcpNameSource[method]! : undefined;
+    if (mirrored !== undefined && typeof params[mirrored] === 'string' && headerName(request.headers.get('mcp-name')) !== params[mirrored]) {
+      return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name what the body's ${mirrored} does (${JSON.stringify(params[mirrored])})`, 400);
     }
+    const taskMethod = taskMethodsServed?.get(method as string);
+    if (taskMethod !== undefined) return taskAnswer(id, () => taskMethod(params));
     switch (method) {
       case 'server/discover':
-        return rpcResult(id, { resultType: 'complete', ...discoverCache, supportedVersions: [modernRevision, ...legacyRevisions], capabilities, _meta: { [metaKeys.serverInfo]: options.serverInfo } });
+        return rpcResult(id, { resultType: 'complete', ...discoverCache, supportedVersions: [modernRevision, ...legacyRevisions], capabilities: modernCapabilities, _meta: { [metaKeys.serverInfo]: options.serverInfo } });
       case 'tools/list':
         return rpcResult(id, tools.listTools(params));
       case 'tools/call':
         return serveCall(id, params, request, undefined, {});
       default:
-        return rpcError(id, mcpErrorCodes.methodNotFound, `method ${JSON.stringify(method)} is not served at 2026-07-28 (this server serves server/discover, tools/list and tools/call)`, 404);
+        return rpcError(id, mcpErrorCodes.methodNotFound, `method ${JSON.stringify(method)} is not served at 2026-07-28 (this server serves server/discover, tools/list, tools/call${tools.tasks === undefined ? '' : ', tasks/get, tasks/update and tasks/cancel'})`, 404);
     }
   }
 
@@ -411,3 +439,11 @@ function readableOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 export { legacyRevisions, mcpErrorCodes, metaKeys, modernRevision } from './mcp-2026.js';
+
+function taskMethods(tasks: McpTaskMethods): ReadonlyMap<string, (params: Record<string, unknown>) => Promise<unknown>> {
+  return new Map([
+    ['tasks/get', tasks.get],
+    ['tasks/update', tasks.update],
+    ['tasks/cancel', tasks.cancel],
+  ]);
+}

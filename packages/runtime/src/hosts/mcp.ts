@@ -1,10 +1,11 @@
 import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ContentBlock } from '../content.js';
-import { describeNames } from '../errors.js';
+import { describeNames, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, logToStderr, metaKeys, modernLogRoute, requestRevision, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
-import { ask, callInRounds, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest } from './input-rounds.js';
+import { ask, callInRounds, invalidParamsCode, McpRequestError, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
+import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTasksOptions } from './mcp-tasks.js';
 import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
@@ -12,6 +13,7 @@ export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParam
 export { McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
 export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
 export type { McpUnsentLog } from './mcp-2026.js';
+export { tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTask, type McpTaskStatus, type McpTaskSupport, type McpTasksOptions } from './mcp-tasks.js';
 
 /**
  * Serves a runtime's tools over MCP with the runtime as the only validator: the MCP SDK's own
@@ -68,6 +70,14 @@ export interface McpToolHandlersOptions {
   readonly requestState?: RequestStateOptions;
   /** How many rounds one 2026-07-28 call may take, the last included (default 8); a question after that is `unavailable`. */
   readonly maxInputRounds?: number;
+  /**
+   * Serves the MCP tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28) for the tools it
+   * names: `{ tools: { "fleet.sleep": "optional" }, ttlMs, pollIntervalMs }`. A call of such a tool
+   * from a client that declares the extension and that outlasts its first turn answers with a task
+   * (docs/mcp-servers.md, "Tasks"); the server advertises the extension and serves `tasks/get`,
+   * `tasks/update` and `tasks/cancel`. Unset, no tool is ever a task.
+   */
+  readonly tasks?: McpTasksOptions;
 }
 
 export type McpLoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -132,6 +142,20 @@ export class McpCallContext {
   sendLog(level: McpLoggingLevel, data: unknown, logger?: string): Promise<void> {
     return this.log(level, data, logger);
   }
+
+  /**
+   * @internal The same request for a call that may go on as a task: once `answered` says its
+   * `tools/call` has been answered, its notifications and log messages go nowhere (the extension
+   * carries neither for a task, and the request's stream is closed).
+   */
+  untilAnswered(answered: () => boolean): McpCallContext {
+    const gated =
+      <A extends unknown[]>(send: (...args: A) => Promise<void>) =>
+      async (...args: A): Promise<void> => {
+        if (!answered()) await send(...args);
+      };
+    return new McpCallContext(this.protocolVersion, this.requestId, this.sessionId, this.authInfo, this.meta, this.extra, gated(this.notify), this.request, gated(this.log), this.inputRound);
+  }
 }
 
 export interface McpTool {
@@ -165,6 +189,16 @@ export interface McpInputRequiredResult {
   readonly requestState: string;
 }
 
+/** The tasks extension's methods; each rejects with `McpRequestError`: -32021 for a request that does not declare the extension, -32602 for a task id that names no live task. */
+export interface McpTaskMethods {
+  /** `tasks/get`: the task's status, with its open questions, its result or its error. */
+  get(params: unknown, extra?: unknown): Promise<McpGetTaskResult>;
+  /** `tasks/update`: answers to the questions the task's handler waits on (`inputResponses` by key); an empty acknowledgement. */
+  update(params: unknown, extra?: unknown): Promise<{ resultType: 'complete' }>;
+  /** `tasks/cancel`: cancels the task's call (its handler's `request.signal` is aborted); an empty acknowledgement, also for a task that has ended. */
+  cancel(params: unknown, extra?: unknown): Promise<{ resultType: 'complete' }>;
+}
+
 export interface McpToolHandlers {
   /**
    * The `tools/list` result, from the runtime's catalog as it is now (built again only when a tool
@@ -181,7 +215,9 @@ export interface McpToolHandlers {
    * with nothing else. `extra` is what the SDK hands the request handler (v1's `extra`, v2's
    * `ctx`): its signal cancels the call, and the handler sees it as `mcpContext(request)`.
    */
-  callTool(params: McpCallToolParams | undefined, extra?: unknown): Promise<McpCallToolResult | McpInputRequiredResult>;
+  callTool(params: McpCallToolParams | undefined, extra?: unknown): Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult>;
+  /** The tasks extension's methods when `tasks` is set; undefined otherwise (no tool is a task, nothing is advertised). */
+  readonly tasks: McpTaskMethods | undefined;
 }
 
 /** A tool MCP cannot carry: an MCP tool's arguments are an object, so its input schema must describe one. */
@@ -207,6 +243,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   const maxRounds = options.maxInputRounds ?? defaultMaxInputRounds;
   if (!Number.isSafeInteger(maxRounds) || maxRounds < 1) throw new RangeError(`maxInputRounds must be a whole number of at least 1, got ${String(maxRounds)}`);
   const seal = requestStateSeal(options.requestState, runtime.envelopeLimits);
+  const taskService = options.tasks === undefined ? undefined : new McpTaskService(runtime, taskSettings(options.tasks));
   // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
   const listings = new Map<McpProtocolVersion, McpListing>();
   const current = (protocol: McpProtocolVersion): McpListing => {
@@ -227,9 +264,27 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
       const result = await callTool(params, extra, protocol);
       return 'inputRequests' in result ? result : { ...wire(protocol), ...result };
     },
+    tasks: taskService === undefined ? undefined : taskMethods(taskService),
   };
 
-  async function callTool(params: McpCallToolParams | undefined, extra: unknown, protocol: McpProtocolVersion): Promise<McpCallToolResult | McpInputRequiredResult> {
+  /** Each method answers only a 2026-07-28 request that declares the extension, as the extension says. */
+  function taskMethods(service: McpTaskService): McpTaskMethods {
+    const served =
+      <R>(method: string, serve: (params: Record<string, unknown>, extra: unknown) => R) =>
+      async (params: unknown, extra?: unknown): Promise<R> => {
+        if (revisionOf(params, extra) !== '2026-07-28' || !declaresTasks(requestCapabilities(params, extra))) throw tasksCapabilityMissing(method);
+        if (!isObject(params)) throw new McpRequestError(invalidParamsCode, `${method} needs params with a taskId`);
+        return serve(params, extra);
+      };
+    return {
+      get: served('tasks/get', (params) => service.get(params['taskId'])),
+      // SDK v2 lifts inputResponses out of the params of every request, tasks/update's too.
+      update: served('tasks/update', (params, extra) => service.update(params['taskId'], params['inputResponses'] ?? liftedInputResponses(extra))),
+      cancel: served('tasks/cancel', (params) => service.cancel(params['taskId'])),
+    };
+  }
+
+  async function callTool(params: McpCallToolParams | undefined, extra: unknown, protocol: McpProtocolVersion): Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult> {
     let name: unknown;
     let args: unknown;
     let retry: RetryRead;
@@ -243,7 +298,52 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     if (typeof name !== 'string') return errorResult('invalid_params: tools/call needs a tool name');
     const signal = signalOf(extra);
     if (protocol === '2025-11-25') return toolResult(name, await runtime.callAsync(name, args ?? {}, { context: mcpCallContext(extra, protocol, options), signal }), protocol);
+    const support = taskService?.supportOf(name);
+    if (support !== undefined && declaresTasks(retry.clientCapabilities)) return callAsTask(name, args ?? {}, retry, extra, taskService!);
+    if (support === 'required') {
+      const missing = tasksCapabilityMissing(`"${name}" is served only as a task, and`);
+      const refused = await runtime.callAsync(name, args ?? {}, { refusal: ToolError.denied(missing.message) });
+      // An unknown tool is answered as one; the known one is refused as the extension says.
+      if (refused.ok || refused.error.code !== 'denied') return toolResult(name, refused, protocol);
+      throw missing;
+    }
     const round = await callInRounds(runtime, name, args ?? {}, retry, { seal, maxRounds, clientCapabilities: retry.clientCapabilities }, (inputRound) => mcpCallContext(extra, protocol, options, inputRound), signal);
+    return roundAnswer(name, round, protocol);
+  }
+
+  /**
+   * A 2026-07-28 call that may become a task: rounds as any call until it outlasts its first turn
+   * with no question out, then a task. From then on the request's signal no longer cancels it (the
+   * request has been answered; `tasks/cancel` does), and its later questions wait for `tasks/update`.
+   */
+  async function callAsTask(name: string, args: unknown, retry: RetryRead, extra: unknown, service: McpTaskService): Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult> {
+    const protocol = '2026-07-28';
+    const own = new AbortController();
+    const requestSignal = signalOf(extra);
+    const forward = (): void => own.abort();
+    if (requestSignal?.aborted === true) own.abort();
+    else requestSignal?.addEventListener('abort', forward, { once: true });
+    let answered = false;
+    const context = (inputRound: InputRound) => mcpCallContext(extra, protocol, options, inputRound)?.untilAnswered(() => answered);
+    const round = await callInRounds(runtime, name, args, retry, { seal, maxRounds, clientCapabilities: retry.clientCapabilities }, context, own.signal, {
+      begin: (inputRound, result) => {
+        answered = true;
+        requestSignal?.removeEventListener('abort', forward);
+        const task = service.create(
+          result,
+          () => own.abort(),
+          (settled) => ({ ...wire(protocol), ...toolResult(name, settled, protocol) }),
+        );
+        inputRound.becomeTask(task.entry);
+        return task.created;
+      },
+    });
+    requestSignal?.removeEventListener('abort', forward);
+    return roundAnswer(name, round, protocol);
+  }
+
+  function roundAnswer<T>(name: string, round: RoundResult<T>, protocol: McpProtocolVersion): McpCallToolResult | McpInputRequiredResult | T {
+    if ('task' in round) return round.task;
     return 'inputRequired' in round ? { resultType: 'input_required', ...round.inputRequired } : toolResult(name, round.result, protocol);
   }
 
@@ -269,13 +369,24 @@ interface RetryRead {
 function retryParams(params: McpCallToolParams | undefined, extra: unknown): RetryRead {
   const v2 = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq'] : undefined;
   const lifted = typeof v2?.['requestState'] === 'function';
-  const envelope = isObject(v2?.['envelope']) ? v2['envelope'] : isObject(params?.['_meta' as keyof McpCallToolParams]) ? (params as Record<string, Record<string, unknown>>)['_meta'] : undefined;
-  const capabilities = envelope?.[metaKeys.clientCapabilities];
   return {
-    inputResponses: lifted ? v2!['inputResponses'] : params?.inputResponses,
+    inputResponses: lifted ? liftedInputResponses(extra) : params?.inputResponses,
     requestState: lifted ? (v2!['requestState'] as () => unknown)() : params?.requestState,
-    clientCapabilities: isObject(capabilities) ? capabilities : {},
+    clientCapabilities: requestCapabilities(params, extra),
   };
+}
+
+/** The `inputResponses` SDK v2 lifted out of a request's params into `ctx.mcpReq`. */
+function liftedInputResponses(extra: unknown): unknown {
+  return isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['inputResponses'] : undefined;
+}
+
+/** The client capabilities a 2026-07-28 request declares in its `_meta` envelope (SDK v2 lifts it into `ctx.mcpReq.envelope`). */
+function requestCapabilities(params: unknown, extra: unknown): Readonly<Record<string, unknown>> {
+  const v2 = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq'] : undefined;
+  const envelope = isObject(v2?.['envelope']) ? v2['envelope'] : isObject(params) && isObject(params['_meta']) ? params['_meta'] : undefined;
+  const capabilities = envelope?.[metaKeys.clientCapabilities];
+  return isObject(capabilities) ? capabilities : {};
 }
 
 interface McpListing {
@@ -323,9 +434,11 @@ function errorResult(text: string): McpCallToolResult {
 
 /** What `serveToolsOnMcpServer` needs of an MCP SDK v2 low-level `Server`. */
 export interface McpServerV2 extends SdkServer {
-  registerCapabilities(capabilities: { tools: Record<string, never> }): void;
+  registerCapabilities(capabilities: { tools: Record<string, never> } | { extensions: Record<string, Record<string, never>> }): void;
   setRequestHandler(method: 'tools/list', handler: (request: unknown, ctx: unknown) => Promise<{ tools: McpTool[] }>): void;
-  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult | McpInputRequiredResult>): void;
+  setRequestHandler(method: 'tools/call', handler: (request: { params: McpCallToolParams }, ctx: unknown) => Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult>): void;
+  /** An extension's method (the tasks extension's), with the Standard Schema its params are read with. */
+  setRequestHandler(method: string, schemas: { params: StandardSchemaV1<Record<string, unknown>> }, handler: (params: Record<string, unknown>, ctx: unknown) => Promise<unknown>): void;
 }
 
 /** What both SDKs' low-level `Server` has to tell whether a method is answered already. */
@@ -346,7 +459,7 @@ type RawHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 export interface ToolRequestHandlers<S extends SdkServer> {
   readonly server: S;
   list(request: unknown, extra: unknown): Promise<{ tools: McpTool[] }>;
-  call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult | McpInputRequiredResult>;
+  call(request: { params: McpCallToolParams }, extra: unknown): Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult>;
 }
 
 const paramsOf = (request: unknown): unknown => (isObject(request) ? request['params'] : undefined);
@@ -439,8 +552,25 @@ export function serveToolsOnMcpServer(target: McpServerV2 | SdkMcpServer<McpServ
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', list);
   server.setRequestHandler('tools/call', call);
+  const tasks = mcp.tasks;
+  if (tasks !== undefined) {
+    // SDK v2 serves the extension's methods on 2026-07-28 once they have schemas of their own (as extension methods).
+    server.registerCapabilities({ extensions: { [tasksExtension]: {} } });
+    server.setRequestHandler('tasks/get', { params: taskParams }, (params, ctx) => tasks.get(params, ctx));
+    server.setRequestHandler('tasks/update', { params: taskParams }, (params, ctx) => tasks.update(params, ctx));
+    server.setRequestHandler('tasks/cancel', { params: taskParams }, (params, ctx) => tasks.cancel(params, ctx));
+  }
   return mcp;
 }
+
+/** The params of a tasks method as SDK v2 reads them: any object (the handlers check `taskId` and answer -32602 themselves). */
+const taskParams: StandardSchemaV1<Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'json-tool-contracts',
+    validate: (value) => (isObject(value) ? { value } : { issues: [{ message: 'params must be an object' }] }),
+  },
+};
 
 // ---- the request a handler serves
 

@@ -3,7 +3,7 @@ import { createMcpHandler, InMemoryTransport, Server as ServerV2 } from '@modelc
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
-import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
+import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
 import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
 import { CapabilityRuntime, ToolPolicy, type CallRecord, type ToolRequest } from '../../src/index.js';
 
@@ -34,12 +34,14 @@ function serve(handler: Handler, options: McpToolHandlersOptions = {}, budget?: 
   return { runtime, mcp, records, call };
 }
 
-const isInputRequired = (result: McpCallToolResult | McpInputRequiredResult): result is McpInputRequiredResult => result['resultType'] === 'input_required';
-function inputRequired(result: McpCallToolResult | McpInputRequiredResult): McpInputRequiredResult {
+/** What callTool answers (no tool here is served as a task). */
+type CallAnswer = Awaited<ReturnType<McpToolHandlers['callTool']>>;
+const isInputRequired = (result: CallAnswer): result is McpInputRequiredResult => result['resultType'] === 'input_required';
+function inputRequired(result: CallAnswer): McpInputRequiredResult {
   if (!isInputRequired(result)) throw new Error(`expected input_required, got ${JSON.stringify(result)}`);
   return result;
 }
-const textOf = (result: McpCallToolResult | McpInputRequiredResult): string => ((result as McpCallToolResult).content[0] as { text: string }).text;
+const textOf = (result: CallAnswer): string => ((result as McpCallToolResult).content[0] as { text: string }).text;
 
 /** Asks for a name and says what came back. */
 const askName: Handler = async (input, request) => {
