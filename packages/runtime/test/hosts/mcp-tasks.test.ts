@@ -26,6 +26,7 @@ const quick = compileContract(JSON.stringify({ name: 'jobs.quick', description: 
 const nameAnswer = compileSchema(JSON.stringify({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] })) as unknown as McpAnswerValidator<{ name: string }>;
 
 const declaring = { elicitation: {}, extensions: { [tasksExtension]: {} } };
+const requestState = { key: 'a key of at least thirty-two bytes, for the tests' };
 const envelope = (clientCapabilities: unknown) => ({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': clientCapabilities });
 
 /** A promise the test resolves: the handler waits on it, so the call is still open when the test looks. */
@@ -47,10 +48,10 @@ const hosts = {
   'SDK v2 (serveToolsOnMcpServer, a Server per request)': (runtime: CapabilityRuntime, tasks: McpTasksOptions) =>
     createMcpHandler(() => {
       const server = new ServerV2({ name: 'jobs', version: '1.0.0' }, { capabilities: {} });
-      serveToolsOnMcpServer(server, runtime, { tasks });
+      serveToolsOnMcpServer(server, runtime, { requestState, tasks });
       return server;
     }),
-  'by hand (mcpHttpHandler)': (runtime: CapabilityRuntime, tasks: McpTasksOptions) => mcpHttpHandler(runtime, { serverInfo: { name: 'jobs', version: '1.0.0' }, tasks }),
+  'by hand (mcpHttpHandler)': (runtime: CapabilityRuntime, tasks: McpTasksOptions) => mcpHttpHandler(runtime, { serverInfo: { name: 'jobs', version: '1.0.0' }, requestState, tasks }),
 };
 
 function serve(host: keyof typeof hosts, handler: Handler, tasks: Partial<McpTasksOptions> = {}): Served {
