@@ -6,6 +6,7 @@ import { describeNames, inputMismatch, outputMismatch, RegistrationError, ToolEr
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
 import { copyJsonValue, stringifyJson } from './json.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
+import { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredOutcome } from './store.js';
 
 export interface ToolRequest<I> {
   readonly tool: string;
@@ -97,6 +98,53 @@ export interface RuntimeOptions {
    * metrics). Unset, it costs nothing; whatever it throws is ignored, as for `onRecord`.
    */
   readonly observer?: CallObserver;
+  /**
+   * What this runtime shares with the other replicas of its server (`redisStore()` of
+   * `@json-tool-contracts/runtime/redis`, or `memoryStore()` for runtimes of one process): budget
+   * reservations, deferred calls (`deferAsync`) with their leases and results, and the once-only
+   * claims of sealed `requestState`. Unset, all of it stays in this runtime's memory, as before.
+   * With a store, a budgeted tool is reserved through it, so `call`, `callJson` and `defer` refuse a
+   * budgeted tool with `asynchronous_store` (use `callAsync` or `deferAsync`); a store that cannot
+   * answer denies the call with `store_unavailable`, never allowing it.
+   */
+  readonly store?: RuntimeStore;
+  /** Names this replica in its call ids (`call-<replicaId>-<n>`, unique across a fleet) and in the leases it holds; with a store, random unless given. */
+  readonly replicaId?: string;
+  /** How long a deferred call of `deferAsync` is kept, from its start, in milliseconds (default 3,600,000: an hour); `DeferOptions.ttlMs` sets it per call. */
+  readonly deferredTtlMs?: number;
+  /**
+   * With a store: how long a replica's hold on a deferred call whose handler it runs lasts
+   * unrenewed, in milliseconds (default 30,000). The replica renews it every `pollMs`; once it has
+   * passed (the replica died or lost the store), the call reads everywhere as failed with `lease_expired`.
+   */
+  readonly leaseMs?: number;
+  /** With a store: how often, in milliseconds, a replica renews its leases and looks for its deferred calls ended elsewhere (default 1,000). */
+  readonly pollMs?: number;
+}
+
+/** What `deferAsync` takes beside the options of any call. */
+export interface DeferOptions extends CallOptions {
+  /** How long the call is kept from its start, in milliseconds, instead of `RuntimeOptions.deferredTtlMs` (an MCP task's requested `ttl`). */
+  readonly ttlMs?: number | undefined;
+}
+
+/**
+ * A deferred call of `deferAsync` as any replica sharing the store reads it (`readCall`).
+ * running: its handler works on some replica under a lease; pending: a protocol call waits for
+ * `completeAsync`/`failAsync`; done: `result` is what its caller gets.
+ */
+export interface DeferredStatus<O = unknown> {
+  readonly callId: string;
+  readonly tool: string;
+  readonly state: StoredCallState;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  /** When the store forgets the call, ms since the epoch. */
+  readonly expiresAt: number;
+  /** done: */
+  readonly outcome?: StoredOutcome;
+  readonly finishedAt?: number;
+  readonly result?: CallResult<O>;
 }
 
 /** Hears each call as it starts; what it returns watches that one call until its record is final. */
@@ -146,7 +194,9 @@ interface ToolEntry {
   readonly handler?: Handler;
   /** Known to return promises (an async function, or one that returned a promise once): `call` refuses it before running it. */
   asynchronous: boolean;
-  /** Calls left; undefined is unlimited. */
+  /** The policy's call budget; undefined is unlimited. */
+  readonly budget: number | undefined;
+  /** Calls left; undefined is unlimited. With a store the budget is kept there and this stays at the budget. */
   remaining: number | undefined;
 }
 
@@ -175,6 +225,11 @@ interface MutableHandle extends DeferredCall {
   settle(result: CallResult): void;
 }
 
+/** A call of `deferAsync` open on this replica: its handler runs here, or its caller here waits for it. */
+interface StoredOpenCall extends DeferredOpenCall {
+  readonly stored: StoredCall;
+}
+
 /**
  * Registers tools with their contracts and runs every call through one path, in this order:
  * JSON envelope of the input → input contract → reserve a call from the budget → handler →
@@ -191,6 +246,18 @@ export class CapabilityRuntime {
   private readonly observer: CallObserver | undefined;
   private nextCallId = 1;
   private revision = 0;
+  /** The fleet's store; undefined keeps everything in this runtime. */
+  private readonly shared: RuntimeStore | undefined;
+  /** Where `deferAsync` keeps its calls: the fleet's store, or one of this runtime's own, made on first use. */
+  private ownStore: RuntimeStore | undefined;
+  private readonly callIdPrefix: string;
+  private readonly replicaId: string;
+  private readonly deferredTtlMs: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly storedCalls = new Map<string, StoredOpenCall>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private ticking = false;
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
@@ -204,6 +271,19 @@ export class CapabilityRuntime {
     if (options.onRecord !== undefined && typeof options.onRecord !== 'function') throw new RangeError('onRecord must be a function');
     if (options.observer !== undefined && typeof options.observer?.callStarted !== 'function') throw new RangeError('observer must have a callStarted method');
     this.observer = options.observer;
+    const { store, replicaId, deferredTtlMs = 3_600_000, leaseMs = 30_000, pollMs = 1_000 } = options;
+    if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.reserve !== 'function' || typeof store.openCall !== 'function')) throw new RangeError('store must be a RuntimeStore (memoryStore(), redisStore(), …)');
+    if (replicaId !== undefined && (typeof replicaId !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(replicaId))) throw new RangeError(`replicaId must be 1 to 64 letters, digits or _.:-, got ${describeThrown(replicaId)}`);
+    for (const [key, value] of Object.entries({ deferredTtlMs, leaseMs, pollMs })) {
+      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${key} must be a whole number of milliseconds of at least 1, got ${String(value)}`);
+    }
+    this.shared = store;
+    this.replicaId = replicaId ?? (store === undefined ? 'local' : randomReplicaId());
+    // Without a store call ids stay as they were (`call-1`); with one they name the replica, so no two replicas mint the same.
+    this.callIdPrefix = store === undefined && replicaId === undefined ? 'call-' : `call-${this.replicaId}-`;
+    this.deferredTtlMs = deferredTtlMs;
+    this.leaseMs = leaseMs;
+    this.pollMs = pollMs;
   }
 
   // ---- registration
@@ -257,7 +337,7 @@ export class CapabilityRuntime {
   private register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined, asynchronous: boolean): void {
     if (policy.name !== contract.name) throw new RegistrationError(`policy names the tool "${policy.name}" but its contract is for "${contract.name}"`);
     if (this.tools.has(policy.name)) throw new RegistrationError(`tool "${policy.name}" is already registered`);
-    const entry: ToolEntry = { name: policy.name, metadata, contract, asynchronous, remaining: policy.callBudget };
+    const entry: ToolEntry = { name: policy.name, metadata, contract, asynchronous, budget: policy.callBudget, remaining: policy.callBudget };
     this.tools.set(policy.name, handler === undefined ? entry : { ...entry, handler });
     this.revision++;
   }
@@ -298,12 +378,47 @@ export class CapabilityRuntime {
    * budget rules as `call`; the promise never rejects.
    */
   callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
-    const started = this.start(name, input, true, false, options);
+    const started = this.start(name, input, true, false, options, true);
     if (!started.ok) return Promise.resolve(started);
-    const handle = newHandle(started.call.record.callId, started.call.entry.name);
-    const call = this.openDeferred(started.call, handle);
+    if (this.shared !== undefined && started.call.entry.budget !== undefined) return this.reserveThenRun(started.call) as Promise<CallResult<O>>;
+    return this.runNow(started.call) as Promise<CallResult<O>>;
+  }
+
+  private runNow(started: OpenCall): Promise<CallResult> {
+    const handle = newHandle(started.record.callId, started.entry.name);
+    const call = this.openDeferred(started, handle);
     if (call !== undefined) this.run(call);
-    return handle.result as Promise<CallResult<O>>;
+    return handle.result;
+  }
+
+  /** A budgeted call under a store: one reservation through it (one round trip), then the call runs as any other. */
+  private async reserveThenRun(call: OpenCall): Promise<CallResult> {
+    const refusal = await this.reserveShared(call.entry);
+    if (refusal !== undefined) return this.deny(call.record, refusal, call.watch, call.input);
+    if (isAborted(call.setting.signal)) {
+      this.giveBack(call.entry.name);
+      return this.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled before it started`);
+    }
+    return this.runNow(call);
+  }
+
+  /** Reserves a call of a budgeted tool through the store: undefined when reserved, else why not. */
+  private async reserveShared(entry: ToolEntry): Promise<ToolError | undefined> {
+    try {
+      return (await this.shared!.reserve(entry.name, entry.budget!)) ? undefined : budgetExhausted(entry.name);
+    } catch (error) {
+      return storeUnavailable(`no call of "${entry.name}"'s budget could be reserved`, error);
+    }
+  }
+
+  /** Gives a reserved call back; through a store it is best effort: a release that does not reach it leaves the call used (fail closed). */
+  private giveBack(tool: string): void {
+    const entry = this.tools.get(tool);
+    if (this.shared === undefined) {
+      if (entry?.remaining !== undefined) entry.remaining++;
+    } else if (entry === undefined || entry.budget !== undefined) {
+      this.shared.release(tool).catch(() => undefined);
+    }
   }
 
   /**
@@ -419,7 +534,7 @@ export class CapabilityRuntime {
     if (call.handle.state === 'running') return this.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled while its handler ran`);
     const queued = this.queue.indexOf(call);
     if (queued >= 0) this.queue.splice(queued, 1);
-    if (call.entry.remaining !== undefined) call.entry.remaining++;
+    this.giveBack(call.entry.name);
     return this.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled`);
   }
 
@@ -438,7 +553,7 @@ export class CapabilityRuntime {
     if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
     this.open.delete(callId);
     call.release?.();
-    if (call.entry.remaining !== undefined) call.entry.remaining++;
+    this.giveBack(call.entry.name);
     this.dropRecord(call.record);
     const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
@@ -459,6 +574,263 @@ export class CapabilityRuntime {
     if ('handle' in call) (call as DeferredOpenCall).handle.settle(result);
     call.abort?.abort(error);
     return result;
+  }
+
+  // ---- deferred calls any replica can read and end
+
+  /**
+   * A deferred call that outlives its request, kept in the store where every replica sharing it
+   * can read it (`readCall`) and end it (`completeAsync`, `failAsync`, `cancelAsync`) by its call
+   * id: what an MCP task is made of. The input is checked and the call reserved (through the store,
+   * with the call's record, in one step), then stored; the promise resolves once the store holds it,
+   * so its `callId` can be handed out. A handler tool runs at once on this replica (not queued for
+   * `pump`), holding a lease it renews every `pollMs`; a protocol tool is `pending` until some
+   * replica completes it. A refused call resolves with a handle already settled (`state: 'done'`):
+   * `budget_exhausted`, `store_unavailable` (nothing was stored), and so on. The handle's `result`
+   * settles on this replica when the call ends here, or when this replica sees it ended elsewhere
+   * (within `pollMs`). A call whose caller aborts `options.signal` is cancelled as `cancelAsync` does.
+   */
+  async deferAsync<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
+    const ttlMs = readTtl(options);
+    const started = this.start(name, input, true, false, options, true);
+    if (!started.ok || typeof ttlMs === 'string') {
+      const failure = started.ok ? this.deny(started.call.record, new ToolError('denied', `the call options for "${started.call.entry.name}" are wrong: ${ttlMs as string}`), started.call.watch) : started;
+      if (started.ok && this.shared === undefined) this.giveBack(started.call.entry.name);
+      return settledHandle(failure, toolName(name)) as DeferredCall<O>;
+    }
+    const call = started.call;
+    const { entry, record } = call;
+    const runsHere = entry.handler !== undefined;
+    const leased = runsHere && this.shared !== undefined;
+    const stored: StoredCall = {
+      callId: record.callId,
+      tool: entry.name,
+      state: runsHere ? 'running' : 'pending',
+      startedAt: record.startedAt,
+      expiresAt: record.startedAt + (ttlMs ?? this.deferredTtlMs),
+      exactNumbers: entry.contract.exactNumbers === true,
+      budgeted: entry.budget !== undefined,
+      ...(leased ? { owner: this.replicaId, leaseUntil: Date.now() + this.leaseMs } : {}),
+    };
+    const reservesThere = this.shared !== undefined && entry.budget !== undefined;
+    let opened: boolean;
+    try {
+      opened = await this.store().openCall(stored, reservesThere ? entry.budget : undefined);
+    } catch (error) {
+      if (!reservesThere) this.giveBack(entry.name);
+      return settledHandle(this.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" could not be stored`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
+    }
+    if (!opened) return settledHandle(this.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
+    const handle = newHandle(record.callId, entry.name);
+    const open: StoredOpenCall = { ...call, handle, stored };
+    this.storedCalls.set(record.callId, open);
+    const hostSignal = call.setting.signal;
+    if (hostSignal !== undefined) {
+      const onAbort = (): void => void this.cancelAsync(record.callId).catch(() => undefined);
+      if (hostSignal.aborted) onAbort();
+      hostSignal.addEventListener('abort', onAbort, { once: true });
+      open.release = () => hostSignal.removeEventListener('abort', onAbort);
+    }
+    if (runsHere) {
+      handle.state = 'running';
+      const outcome = call.watch === undefined ? runHandler(open) : runWatched(open, call.watch);
+      if ('awaited' in outcome) settleThenable(outcome.awaited, (settlement) => void this.endRunning(open, settlement));
+      else void this.endRunning(open, outcome);
+    } else {
+      handle.state = 'pending';
+      this.notify(record);
+      if (call.watch !== undefined) observe(call.watch, (watch) => watch.handedOff?.({ ...record }));
+    }
+    if (this.shared !== undefined) this.keepPolling();
+    return handle as DeferredCall<O>;
+  }
+
+  /**
+   * A deferred call of `deferAsync` as the store holds it, read from any replica: its state, and
+   * its result once done (the output parsed from the stored JSON text, every digit kept for an
+   * exact-mode tool). A running call whose lease has passed is ended here as failed with
+   * `lease_expired` (its replica died, or lost the store, or its handler ran past the lease without
+   * the replica renewing it). Undefined for an unknown or expired call; rejects with a `ToolError`
+   * `store_unavailable` when the store cannot answer.
+   */
+  async readCall<O = unknown>(callId: string): Promise<DeferredStatus<O> | undefined> {
+    const stored = await this.readStored(callId);
+    if (stored === undefined) return undefined;
+    const { tool, state, startedAt, expiresAt, outcome, finishedAt } = stored;
+    const status = { callId: stored.callId, tool, state, startedAt, expiresAt };
+    return state === 'done' ? { ...status, outcome: outcome!, finishedAt: finishedAt!, result: this.resultOf(stored) as CallResult<O> } : status;
+  }
+
+  /**
+   * Completes a pending protocol call of `deferAsync` from any replica that has its tool
+   * registered. The output passes the output envelope and contract here first: one that breaks them
+   * ends the call failed (`invalid_output`), stored and recorded so, never delivered. Resolves with
+   * the call's result (what its caller gets). Rejects with a `ToolError`: `unknown_call` (unknown,
+   * expired, not pending, or ended meanwhile by another replica), `unknown_tool` (not registered
+   * here), or `store_unavailable` (the completion was not stored: the call is still pending, try again).
+   */
+  completeAsync(callId: string, output: unknown): Promise<CallResult> {
+    return this.endPending(callId, { output });
+  }
+
+  /** Ends a pending protocol call of `deferAsync` with an error from any replica (a `denied` error is recorded as denied); rejects as `completeAsync` does. */
+  failAsync(callId: string, error: ToolError | string): Promise<CallResult> {
+    return this.endPending(callId, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
+  }
+
+  /**
+   * Cancels a call of `deferAsync` from any replica: it is stored as done and `cancelled` at once.
+   * A pending call gives its reserved call back to the budget. A running call's handler sees its
+   * `request.signal` aborted (on the replica that runs it, within its `pollMs`); it has run, so its
+   * reserved call stays used and whatever it returns later is dropped. Resolves with the cancelled
+   * result; rejects with a `ToolError` `unknown_call` (unknown, expired or already done) or
+   * `store_unavailable` (nothing changed).
+   */
+  async cancelAsync(callId: string): Promise<CallResult> {
+    const stored = await this.readStored(callId);
+    if (stored === undefined || stored.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
+    const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
+    const result: CallFailure = { ok: false, callId: stored.callId, error };
+    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state]), `the cancellation of call ${stored.callId} could not be stored`);
+    if (!replaced) throw new ToolError('unknown_call', `deferred call ${quoted(callId)} finished before it could be cancelled`);
+    if (stored.state === 'pending' && stored.budgeted) this.giveBack(stored.tool);
+    const open = this.storedCalls.get(stored.callId);
+    if (open !== undefined) this.closeStored(open, result, 'cancelled', 'elsewhere');
+    return result;
+  }
+
+  /**
+   * Claims `key` once, until `expiresAt` (ms since the epoch), across every runtime sharing the
+   * store: true for the first claim. Without a store nothing is shared and every claim is granted.
+   * Rejects with a `ToolError` `store_unavailable` when the store cannot answer. The MCP adapters
+   * claim each sealed `requestState` this way, so a state continues one retry only.
+   */
+  async claimOnce(key: string, expiresAt: number): Promise<boolean> {
+    if (this.shared === undefined) return true;
+    return guardStore(this.shared.claimOnce(key, expiresAt), 'the store could not claim a once-only key');
+  }
+
+  /** How many more calls a tool may complete, through the store when there is one; undefined when unlimited or unknown. Rejects with `store_unavailable`. */
+  async remainingCallsAsync(name: string): Promise<number | undefined> {
+    const entry = this.tools.get(name);
+    if (entry?.budget === undefined || this.shared === undefined) return entry?.remaining;
+    const used = await guardStore(this.shared.used(name), `the store could not say how much of "${name}"'s budget is used`);
+    return Math.max(0, entry.budget - used);
+  }
+
+  private store(): RuntimeStore {
+    if (this.shared !== undefined) return this.shared;
+    this.ownStore ??= memoryStore();
+    return this.ownStore;
+  }
+
+  /** The stored call, a running one whose lease has passed ended as `lease_expired` first. */
+  private async readStored(callId: string): Promise<StoredCall | undefined> {
+    if (typeof callId !== 'string') throw new ToolError('unknown_call', `no deferred call ${quoted(callId)}: a call id is a string`);
+    const store = this.store();
+    const stored = await guardStore(store.readCall(callId), `call ${JSON.stringify(callId)} could not be read`);
+    if (stored?.state !== 'running' || stored.leaseUntil === undefined || stored.leaseUntil > Date.now()) return stored;
+    const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner ?? '(unknown)'}, whose lease on it ran out at ${new Date(stored.leaseUntil).toISOString()} (the replica stopped, or lost the store): it may or may not have done its work`);
+    const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
+    if (await guardStore(store.replaceCall(expired, ['running']), `call ${stored.callId} could not be updated`)) return expired;
+    return guardStore(store.readCall(callId), `call ${JSON.stringify(callId)} could not be read`);
+  }
+
+  private async endPending(callId: string, settlement: Settlement): Promise<CallResult> {
+    const stored = await this.readStored(callId);
+    if (stored?.state !== 'pending') throw new ToolError('unknown_call', `no pending deferred call ${quoted(callId)}: unknown, expired, not a protocol call, or already finished`);
+    const entry = this.tools.get(stored.tool);
+    if (entry === undefined) throw new ToolError('unknown_tool', `call ${stored.callId} is for "${stored.tool}", which this runtime does not serve: end it where the tool is registered`);
+    const result = this.verdict(entry, stored.callId, settlement);
+    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result), ['pending']), `the end of call ${stored.callId} could not be stored, so it is still pending`);
+    if (!replaced) throw new ToolError('unknown_call', `deferred call ${stored.callId} was ended meanwhile elsewhere`);
+    const open = this.storedCalls.get(stored.callId);
+    if (open !== undefined) this.closeStored(open, result);
+    return result;
+  }
+
+  /** A handler of `deferAsync` has settled on this replica: its result is stored unless the call ended meanwhile (cancelled, or its lease taken as expired). */
+  private async endRunning(open: StoredOpenCall, settlement: Settlement): Promise<void> {
+    if (this.storedCalls.get(open.stored.callId) !== open) return;
+    const result = this.verdict(open.entry, open.stored.callId, settlement);
+    let replaced: boolean;
+    try {
+      replaced = await this.store().replaceCall(doneCall(open.stored, result), ['running']);
+    } catch (error) {
+      // The result is lost to the fleet; the call reads as lease_expired there once its lease has run out.
+      const lost = storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error);
+      if (this.storedCalls.get(open.stored.callId) === open) this.closeStored(open, { ok: false, callId: open.stored.callId, error: lost });
+      return;
+    }
+    if (this.storedCalls.get(open.stored.callId) !== open) return;
+    if (replaced) this.closeStored(open, result);
+    else await this.adopt(open);
+  }
+
+  /** Ends a call open here with what the store says of it (it ended on another replica). */
+  private async adopt(open: StoredOpenCall): Promise<void> {
+    let stored: StoredCall | undefined;
+    try {
+      stored = await this.readStored(open.stored.callId);
+    } catch {
+      return; // Tried again on the next poll.
+    }
+    if (this.storedCalls.get(open.stored.callId) !== open || stored?.state === 'running' || stored?.state === 'pending') return;
+    const result: CallResult = stored === undefined ? { ok: false, callId: open.stored.callId, error: new ToolError('cancelled', `call ${open.stored.callId} to "${open.entry.name}" expired from the store before it ended`) } : this.resultOf(stored);
+    this.closeStored(open, result, stored === undefined || stored.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
+  }
+
+  /**
+   * Closes a call open here: its record, its handle, then, for a call its handler did not end
+   * (`ended` is 'elsewhere': cancelled, or its lease taken as expired), its handler's signal.
+   */
+  private closeStored(open: StoredOpenCall, result: CallResult, outcome?: 'cancelled', ended: 'here' | 'elsewhere' = 'here'): void {
+    this.storedCalls.delete(open.stored.callId);
+    open.release?.();
+    this.closeResult(open, result, outcome);
+    open.handle.settle(result);
+    if (ended === 'elsewhere' && !result.ok) open.abort?.abort(result.error);
+  }
+
+  /** While calls of `deferAsync` are open here under a store: renews their leases and ends those ended elsewhere, every `pollMs`. */
+  private keepPolling(): void {
+    if (this.ticker !== undefined) return;
+    this.ticker = setInterval(() => void this.poll(), this.pollMs);
+    // A process may exit while calls are open: their leases then run out, as a crash's would.
+    (this.ticker as { unref?: () => void }).unref?.();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      for (const open of [...this.storedCalls.values()]) {
+        let state: StoredCallState | undefined;
+        try {
+          state = open.handle.state === 'running' ? await this.shared!.renewLease(open.stored.callId, Date.now() + this.leaseMs) : (await this.shared!.readCall(open.stored.callId))?.state;
+        } catch {
+          continue; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
+        }
+        if (state !== 'running' && state !== 'pending') await this.adopt(open);
+      }
+    } finally {
+      this.ticking = false;
+      if (this.storedCalls.size === 0 && this.ticker !== undefined) {
+        clearInterval(this.ticker);
+        this.ticker = undefined;
+      }
+    }
+  }
+
+  /** The caller's result from a done stored call. */
+  private resultOf(stored: StoredCall): CallResult {
+    const { callId } = stored;
+    if (stored.outcome === 'completed') {
+      const output = readJsonText(stored.output!, stored.exactNumbers, this.limits);
+      return stored.content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content: JSON.parse(stored.content) as ContentBlock[] };
+    }
+    const { code, message, issues } = stored.error!;
+    return { ok: false, callId, error: new ToolError(code, message, issues) };
   }
 
   // ---- what the host can see
@@ -506,7 +878,8 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined): { ok: true; call: OpenCall } | CallFailure {
+  /** `storeReserves`: the caller reserves a budgeted call through the store itself (an asynchronous call); otherwise a budgeted tool under a store is refused. */
+  private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined, storeReserves = false): { ok: true; call: OpenCall } | CallFailure {
     const tool = toolName(name);
     const record = this.openRecord(tool);
     // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
@@ -530,15 +903,26 @@ export class CapabilityRuntime {
     if (!entry.contract.input.is(value)) {
       return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))), watch);
     }
-    if (entry.remaining === 0) return this.deny(record, new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`), watch, value);
-    if (entry.remaining !== undefined) entry.remaining--;
+    if (entry.remaining !== undefined) {
+      if (this.shared !== undefined) {
+        if (!storeReserves) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
+      } else {
+        if (entry.remaining === 0) return this.deny(record, budgetExhausted(tool), watch, value);
+        entry.remaining--;
+      }
+    }
     return { ok: true, call: { entry, record, input: value, setting, watch } };
   }
 
   /** Output envelope → output contract → result; or the handler's error. The reserved call stays used. */
   private finish(call: OpenCall, settlement: Settlement): CallResult {
-    const { entry } = call;
-    const callId = call.record.callId;
+    const result = this.verdict(call.entry, call.record.callId, settlement);
+    this.closeResult(call, result);
+    return result;
+  }
+
+  /** What a call's caller gets for a settlement: the output envelope and contract decide. */
+  private verdict(entry: ToolEntry, callId: string, settlement: Settlement): CallResult {
     const name = entry.name;
     let error: ToolError | undefined;
     if ('error' in settlement) {
@@ -555,12 +939,17 @@ export class CapabilityRuntime {
         error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
         // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
-        this.closeRecord(call.record, 'completed', undefined, call.watch, undefined, call.input, copy);
         return blocks === undefined ? { ok: true, callId, output: copy } : { ok: true, callId, output: copy, content: blocks.content };
       }
     }
-    this.closeRecord(call.record, error.code === 'denied' ? 'denied' : 'failed', error.code, call.watch, error, call.input);
     return { ok: false, callId, error };
+  }
+
+  /** Makes a call's record final with the result its caller gets; `outcome` only for a result that was stored cancelled. */
+  private closeResult(call: OpenCall, result: CallResult, outcome?: 'cancelled'): void {
+    if (result.ok) this.closeRecord(call.record, 'completed', undefined, call.watch, undefined, call.input, result.output);
+    else if (outcome === 'cancelled') this.closeRecord(call.record, 'cancelled', 'cancelled', call.watch, result.error);
+    else this.closeRecord(call.record, result.error.code === 'denied' ? 'denied' : 'failed', result.error.code, call.watch, result.error, call.input);
   }
 
   private settle(call: DeferredOpenCall, settlement: Settlement): CallResult {
@@ -594,7 +983,7 @@ export class CapabilityRuntime {
   }
 
   private openRecord(tool: string): MutableRecord {
-    const record: MutableRecord = { tool, callId: `call-${this.nextCallId++}`, outcome: 'pending', startedAt: Date.now() };
+    const record: MutableRecord = { tool, callId: `${this.callIdPrefix}${this.nextCallId++}`, outcome: 'pending', startedAt: Date.now() };
     if (this.maxRecords === 0) return record;
     this.callRecords.push(record);
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
@@ -627,6 +1016,59 @@ export class CapabilityRuntime {
       // The listener's own failure; the call's outcome is already decided and stays as it is.
     }
   }
+}
+
+function budgetExhausted(tool: string): ToolError {
+  return new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`);
+}
+
+/** The store's failure, told without its stack: what was not done, and what the store said. */
+function storeUnavailable(what: string, error: unknown): ToolError {
+  return new ToolError('store_unavailable', `${what}: the runtime's store did not answer (${describeThrown(error)})`);
+}
+
+/** A store's answer, or its failure as a `store_unavailable` ToolError. */
+async function guardStore<T>(answer: Promise<T>, what: string): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    throw storeUnavailable(what, error);
+  }
+}
+
+/** A stored call done with a result; the owner and lease of a running call go. */
+function doneCall(stored: StoredCall, result: CallResult, outcome?: 'cancelled'): StoredCall {
+  const { owner: _owner, leaseUntil: _leaseUntil, ...kept } = stored;
+  const done = { ...kept, state: 'done' as const, finishedAt: Date.now() };
+  if (result.ok) {
+    const output = stored.exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output);
+    return result.content === undefined ? { ...done, outcome: 'completed', output } : { ...done, outcome: 'completed', output, content: JSON.stringify(result.content) };
+  }
+  const { code, message, issues } = result.error;
+  return { ...done, outcome: outcome ?? (code === 'denied' ? 'denied' : 'failed'), error: { code, message, issues } };
+}
+
+function settledHandle(failure: CallFailure, tool: string): DeferredCall {
+  const handle = newHandle(failure.callId, tool);
+  handle.settle(failure);
+  return handle;
+}
+
+/** `DeferOptions.ttlMs`, checked: a problem is described, never thrown. */
+function readTtl(options: DeferOptions | undefined): number | undefined | string {
+  let ttlMs: unknown;
+  try {
+    ttlMs = options?.ttlMs;
+  } catch (error) {
+    return `ttlMs could not be read: ${describeThrown(error)}`;
+  }
+  if (ttlMs === undefined || (Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 1)) return ttlMs as number | undefined;
+  return `ttlMs must be a whole number of milliseconds of at least 1, got ${describeThrown(ttlMs)}`;
+}
+
+/** Eight random base-36 characters: enough that two replicas never pick the same by chance. */
+function randomReplicaId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => (byte % 36).toString(36)).join('');
 }
 
 /** For parsed JSON only the root can be wrong: a scalar where an object or array belongs. */

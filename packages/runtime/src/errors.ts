@@ -1,10 +1,26 @@
 import type { ValidationIssue } from './contract.js';
 
 /** Why a call did not produce an output. Stable strings: hosts and models match on them. */
-export type ToolErrorCode = 'denied' | 'unknown_tool' | 'invalid_json' | 'invalid_envelope' | 'invalid_input' | 'budget_exhausted' | 'handler_failed' | 'invalid_output' | 'cancelled' | 'unknown_call' | 'asynchronous_handler' | 'suspended';
+export type ToolErrorCode = 'denied' | 'unknown_tool' | 'invalid_json' | 'invalid_envelope' | 'invalid_input' | 'budget_exhausted' | 'handler_failed' | 'invalid_output' | 'cancelled' | 'unknown_call' | 'asynchronous_handler' | 'suspended' | 'store_unavailable' | 'asynchronous_store' | 'lease_expired';
 
 /** Every ToolErrorCode, for telling one apart from any other string at run time. */
-export const toolErrorCodes: ReadonlySet<string> = new Set<ToolErrorCode>(['denied', 'unknown_tool', 'invalid_json', 'invalid_envelope', 'invalid_input', 'budget_exhausted', 'handler_failed', 'invalid_output', 'cancelled', 'unknown_call', 'asynchronous_handler', 'suspended']);
+export const toolErrorCodes: ReadonlySet<string> = new Set<ToolErrorCode>([
+  'denied',
+  'unknown_tool',
+  'invalid_json',
+  'invalid_envelope',
+  'invalid_input',
+  'budget_exhausted',
+  'handler_failed',
+  'invalid_output',
+  'cancelled',
+  'unknown_call',
+  'asynchronous_handler',
+  'suspended',
+  'store_unavailable',
+  'asynchronous_store',
+  'lease_expired',
+]);
 
 /**
  * The longest message a ToolError carries, in UTF-16 code units: every adapter hands the message to

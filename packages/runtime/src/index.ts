@@ -2,7 +2,26 @@
  * The runtime (`@json-tool-contracts/runtime`): registers tools from
  * generated contracts and enforces them on every call. No dependencies.
  */
-export { CapabilityRuntime, type CallEnd, type CallFailure, type CallObserver, type CallOptions, type CallOutcome, type CallRecord, type CallResult, type CallWatch, type CatalogEntry, type DeferredCall, type DeferredState, type Returned, type RuntimeOptions, type ToolRequest } from './capability-runtime.js';
+export {
+  CapabilityRuntime,
+  type CallEnd,
+  type CallFailure,
+  type CallObserver,
+  type CallOptions,
+  type CallOutcome,
+  type CallRecord,
+  type CallResult,
+  type CallWatch,
+  type CatalogEntry,
+  type DeferOptions,
+  type DeferredCall,
+  type DeferredState,
+  type DeferredStatus,
+  type Returned,
+  type RuntimeOptions,
+  type ToolRequest,
+} from './capability-runtime.js';
+export { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredError, type StoredOutcome } from './store.js';
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
 export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './handler-map.js';
