@@ -2,7 +2,7 @@ import type { CallResult, CapabilityRuntime, ToolRequest } from '../capability-r
 import type { ContractValidator, PathSegment } from '../contract.js';
 import { ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
-import type { RequestStateSeal } from './request-state.js';
+import type { OpenResult, RequestStateBinding, RequestStateSeal } from './request-state.js';
 
 /**
  * A handler asks the client for input (elicitation, sampling, roots) with one call that works on
@@ -314,7 +314,8 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
   let round = 1;
   const answers = new Map<string, unknown>(Object.entries((inputResponses ?? {}) as Record<string, unknown>));
   if (requestState !== undefined) {
-    const opened = await options.seal.open(requestState, binding);
+    const opened = await openOnce(runtime, options.seal, requestState, binding);
+    if (opened instanceof ToolError) return { result: await runtime.callAsync(name, args, { refusal: opened }) };
     if (!opened.ok) {
       const refusal = ToolError.denied(`its requestState was refused (${opened.reason}): ${opened.message}`);
       const result = await runtime.callAsync(name, args, { refusal });
@@ -356,4 +357,20 @@ function outlastsFirstTurn(call: Promise<CallResult>): Promise<boolean> {
       resolve(false);
     });
   });
+}
+
+/**
+ * Opens a retry's state and claims it once through the runtime's store, so that a state continues
+ * one retry on whichever replica it reaches (without a store every claim is granted, as before). A
+ * store that cannot answer refuses the retry with its `store_unavailable` error.
+ */
+async function openOnce(runtime: CapabilityRuntime, seal: RequestStateSeal, token: unknown, binding: RequestStateBinding): Promise<OpenResult | ToolError> {
+  const opened = await seal.open(token, binding);
+  if (!opened.ok) return opened;
+  try {
+    if (await runtime.claimOnce(`requestState:${opened.state.id}`, opened.state.expiresAt)) return opened;
+  } catch (error) {
+    return error as ToolError;
+  }
+  return { ok: false, reason: 'replayed', message: 'it was used already: a requestState continues one retry; start the call again without it' };
 }

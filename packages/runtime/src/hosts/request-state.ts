@@ -25,13 +25,17 @@ export interface RequestStateOptions {
 }
 
 /** Why a `requestState` was refused. */
-export type RequestStateRefusal = 'malformed' | 'foreign' | 'tampered' | 'expired' | 'other_tool' | 'other_input';
+export type RequestStateRefusal = 'malformed' | 'foreign' | 'tampered' | 'expired' | 'other_tool' | 'other_input' | 'replayed';
 
 /** What a state that passed every check says: the round it continues and the answers given so far. */
 export interface OpenedRequestState {
   /** The round that minted it: the retry is round `round + 1`. */
   readonly round: number;
   readonly answers: Readonly<Record<string, unknown>>;
+  /** Names this minted state (its random nonce): what a store claims once, so that the state continues one retry. */
+  readonly id: string;
+  /** When it expires, ms since the epoch. */
+  readonly expiresAt: number;
 }
 
 export type OpenResult = { readonly ok: true; readonly state: OpenedRequestState } | { readonly ok: false; readonly reason: RequestStateRefusal; readonly message: string };
@@ -98,7 +102,7 @@ export function requestStateSeal(options: RequestStateOptions = {}, limits: Enve
       if (payload.e <= now()) return refuse('expired', `it expired ${new Date(payload.e).toISOString()}: start the call again without requestState`);
       if (payload.t !== binding.tool) return refuse('other_tool', `it was minted for another tool: a state continues only the call it came from`);
       if (payload.i !== (await argumentsDigest(binding.arguments, limits))) return refuse('other_input', 'it was minted for other arguments: a retry sends the arguments of the first round; with new arguments it is a new call, without requestState');
-      return { ok: true, state: { round: payload.r, answers: payload.a } };
+      return { ok: true, state: { round: payload.r, answers: payload.a, id: base64url(bytes.subarray(0, 12)), expiresAt: payload.e } };
     },
   };
 }

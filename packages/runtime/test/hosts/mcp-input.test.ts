@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
 import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
-import { CapabilityRuntime, ToolPolicy, type CallRecord, type ToolRequest } from '../../src/index.js';
+import { CapabilityRuntime, memoryStore, ToolPolicy, type CallRecord, type RuntimeStore, type ToolRequest } from '../../src/index.js';
 
 /**
  * Handlers that ask the client for input, driven by hand over MCP 2026-07-28's multi-round-trip
@@ -398,5 +398,37 @@ describe('by hand: mcpHttpHandler, a Web handler driven through fetch with no so
     const missing = await post(handler, {}, { elicitation: {} });
     expect([missing.status, ((await missing.json()) as { error: unknown }).error]).toEqual([400, expect.objectContaining({ code: -32021, data: { requiredCapabilities: { sampling: {} } } })]);
     expect(records.map((record) => record.outcome)).toEqual(['completed', 'denied', 'denied']);
+  });
+});
+
+describe('replicas sharing a store', () => {
+  /** Two replicas of one server: the same key, one store. */
+  function fleet(store: RuntimeStore) {
+    return [0, 1].map(() => {
+      const runtime = new CapabilityRuntime({ store });
+      runtime.registerTypedJsonTool(ToolPolicy.json('people.greet'), greet as never, askName as never);
+      const mcp = mcpToolHandlers(runtime, { requestState: { key } });
+      return { runtime, call: (params: Record<string, unknown>) => mcp.callTool({ name: 'people.greet', arguments: {}, ...modern(params) }) };
+    });
+  }
+
+  it('a requestState continues one retry, on whichever replica: a replay is refused on every one', async () => {
+    const [a, b] = fleet(memoryStore());
+    const first = inputRequired(await a!.call({}));
+    const retry = { inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState };
+    expect(textOf(await b!.call(retry))).toContain('Hello, Ada!');
+    for (const replica of [a!, b!]) await expect(replica.call(retry)).rejects.toMatchObject({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state', refusal: 'replayed' } });
+    expect(b!.runtime.records().map((record) => [record.outcome, record.errorCode])).toEqual([
+      ['completed', undefined],
+      ['denied', 'denied'],
+    ]);
+  });
+
+  it('a store that cannot answer refuses the retry with store_unavailable, running nothing', async () => {
+    const store = memoryStore();
+    const [a] = fleet({ ...store, claimOnce: () => Promise.reject(new Error('connect ECONNREFUSED')) });
+    const first = inputRequired(await a!.call({}));
+    const refused = (await a!.call({ inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState })) as McpCallToolResult;
+    expect([refused.isError, textOf(refused)]).toEqual([true, expect.stringMatching(/^store_unavailable: the store could not claim a once-only key: the runtime's store did not answer \(connect ECONNREFUSED\)/)]);
   });
 });
