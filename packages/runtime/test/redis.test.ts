@@ -1,8 +1,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../examples/generated/index.js';
-import { compileContracts } from '../../../src/compiler.js';
-import { loadModule, type LoadedContract } from '../../../test/support/load-module.js';
+import { precisionEcho } from './support/precision-echo.js';
 import { skipWithoutRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { CapabilityRuntime, parseJson, ToolMetadata, ToolPolicy, type RuntimeOptions, type RuntimeStore } from '../src/index.js';
 import { connectRedisStore, redisStore, type RedisStoreConnection } from '../src/redis.js';
@@ -48,10 +47,7 @@ describe.skipIf(skipWithoutRedis)('redisStore on a real redis-server', () => {
   });
 
   it('a deferred call made on A is read on B, completed on C and its result read on A, every digit kept', async () => {
-    const schema = '{"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"], "additionalProperties": false}';
-    const text = `{"name": "precision.echo", "description": "Echoes x.", "input": ${schema}, "output": ${schema}}`;
-    const module = compileContracts([{ file: 'p.contract.json', text }], { exactNumbers: true }).files.find((file) => file.path === 'precision.echo.ts')!;
-    const contract = loadModule<{ contract: LoadedContract }>(module.text).contract;
+    const contract = precisionEcho();
     const prefix = nextPrefix();
     const [a, b, c] = await Promise.all(
       [0, 1, 2].map(async () => {

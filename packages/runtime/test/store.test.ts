@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../examples/generated/index.js';
-import { compileContracts } from '../../../src/compiler.js';
-import { loadModule, type LoadedContract } from '../../../test/support/load-module.js';
+import { precisionEcho } from './support/precision-echo.js';
 import { CapabilityRuntime, memoryStore, parseJson, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type RuntimeStore } from '../src/index.js';
 
 /** One replica of a server: math.add run here (budgeted when asked), math.remote completed from outside. */
@@ -139,10 +138,7 @@ describe('replicas sharing a store', () => {
   });
 
   it('keep every digit of an exact-mode output through the store', async () => {
-    const schema = '{"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"], "additionalProperties": false}';
-    const text = `{"name": "precision.echo", "description": "Echoes x.", "input": ${schema}, "output": ${schema}}`;
-    const module = compileContracts([{ file: 'p.contract.json', text }], { exactNumbers: true }).files.find((f) => f.path === 'precision.echo.ts')!;
-    const contract = loadModule<{ contract: LoadedContract }>(module.text).contract;
+    const contract = precisionEcho();
     const store = memoryStore();
     const [a, b] = [new CapabilityRuntime({ store }), new CapabilityRuntime({ store })];
     for (const runtime of [a, b]) runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('precision.echo'), ToolMetadata.of('Echo.'), contract as never);
