@@ -641,7 +641,7 @@ export class CapabilityRuntime {
       this.notify(record);
       if (call.watch !== undefined) observe(call.watch, (watch) => watch.handedOff?.({ ...record }));
     }
-    if (this.shared !== undefined) this.keepPolling();
+    this.keepPolling();
     return handle as DeferredCall<O>;
   }
 
@@ -792,7 +792,11 @@ export class CapabilityRuntime {
     if (ended === 'elsewhere' && !result.ok) open.abort?.abort(result.error);
   }
 
-  /** While calls of `deferAsync` are open here under a store: renews their leases and ends those ended elsewhere, every `pollMs`. */
+  /**
+   * While calls of `deferAsync` are open here, every `pollMs`: renews the leases of those running
+   * here under a store, and ends those ended elsewhere or expired from the store (without a store
+   * only expiry can end a call behind this runtime's back: a pending call nobody completed in time).
+   */
   private keepPolling(): void {
     if (this.ticker !== undefined) return;
     this.ticker = setInterval(() => void this.poll(), this.pollMs);
@@ -807,7 +811,8 @@ export class CapabilityRuntime {
       for (const open of [...this.storedCalls.values()]) {
         let state: StoredCallState | undefined;
         try {
-          state = open.handle.state === 'running' ? await this.shared!.renewLease(open.stored.callId, Date.now() + this.leaseMs) : (await this.shared!.readCall(open.stored.callId))?.state;
+          const { callId } = open.stored;
+          state = this.shared !== undefined && open.handle.state === 'running' ? await this.shared.renewLease(callId, Date.now() + this.leaseMs) : (await this.store().readCall(callId))?.state;
         } catch {
           continue; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
         }

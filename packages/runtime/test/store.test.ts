@@ -86,6 +86,17 @@ describe('a runtime without a store', () => {
   });
 });
 
+describe('a runtime without a store, its deferred calls expiring', () => {
+  it('settles a pending call nobody completed within its ttlMs, and forgets it', async () => {
+    const runtime = new CapabilityRuntime({ pollMs: 5 });
+    runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('math.add'), ToolMetadata.of('Adds, elsewhere.'), mathAdd);
+    const handle = await runtime.deferAsync('math.add', { left: 1, right: 1 }, { ttlMs: 20 });
+    expect(await within(handle.result)).toMatchObject({ ok: false, error: { code: 'cancelled', message: `call ${handle.callId} to "math.add" expired from the store before it ended` } });
+    expect(await runtime.readCall(handle.callId)).toBeUndefined();
+    expect(runtime.records()).toMatchObject([{ outcome: 'cancelled' }]);
+  });
+});
+
 describe('replicas sharing a store', () => {
   it('mint call ids no other replica mints', async () => {
     const store = memoryStore();
