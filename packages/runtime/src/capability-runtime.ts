@@ -539,7 +539,7 @@ export class CapabilityRuntime {
   }
 
   /**
-   * Ends a running call of `callAsync` or `defer` without an output because its handler waits for
+   * Ends a running call of `callAsync`, `defer` or `deferAsync` (running here) without an output because its handler waits for
    * something its host must fetch first and will call again with (MCP 2026-07-28's
    * `input_required`: the client answers, retries, and the handler runs again from the top). The
    * call gives its reserved call back and leaves no record: the round that ends the logical call
@@ -549,13 +549,22 @@ export class CapabilityRuntime {
    * call that is not running.
    */
   suspend(callId: string): CallResult {
-    const call = this.open.get(callId);
+    const stored = this.storedCalls.get(callId);
+    const call = this.open.get(callId) ?? stored;
     if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
     this.open.delete(callId);
     call.release?.();
     this.giveBack(call.entry.name);
     this.dropRecord(call.record);
     const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
+    if (stored !== undefined) {
+      // A call of deferAsync suspended in its first round (an MCP task's input_required round before it became a task): its id was never
+      // handed out, so the store's copy goes at once (done, expiring now) rather than reading as lease_expired later.
+      this.storedCalls.delete(callId);
+      this.store()
+        .replaceCall({ ...doneCall(stored.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'])
+        .catch(() => undefined);
+    }
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
     const finishedAt = Date.now();
     const watch = call.watch;

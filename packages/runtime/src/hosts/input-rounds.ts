@@ -1,4 +1,4 @@
-import type { CallResult, CapabilityRuntime, ToolRequest } from '../capability-runtime.js';
+import type { CallResult, CapabilityRuntime, DeferredCall, ToolRequest } from '../capability-runtime.js';
 import type { ContractValidator, PathSegment } from '../contract.js';
 import { ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
@@ -288,13 +288,15 @@ export interface InputRoundsOptions {
 /** A round's end: the call's result, the questions that went out with the state to echo, or the MCP task the call became. */
 export type RoundResult<T = never> = { readonly result: CallResult } | { readonly inputRequired: { readonly inputRequests: Record<string, McpInputRequest>; readonly requestState: string } } | { readonly task: T };
 
-/** How a call that may be served as an MCP task becomes one. */
+/** How a call that may be served as an MCP task starts, and becomes one. */
 export interface Escalation<T> {
+  /** Starts the call as a deferred call (`deferAsync`): its id is the task's. */
+  start(context: unknown, signal: AbortSignal | undefined): Promise<DeferredCall>;
   /**
    * The call outlasted its first turn (a macrotask) without settling and without a question out:
    * it goes on as a task; returns what the `tools/call` answers (its CreateTaskResult).
    */
-  begin(round: InputRound, result: Promise<CallResult>): T;
+  begin(round: InputRound, call: DeferredCall): T;
 }
 
 /**
@@ -334,10 +336,10 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
       // The call ended meanwhile (the handler went on without the answer): its result stands.
     }
   });
-  const call = runtime.callAsync(name, args, { context: context(inputRound), signal });
+  const deferred = escalation === undefined ? undefined : await escalation.start(context(inputRound), signal);
   // A call that settles or asks within its first turn is answered at once (its result, or an input_required round); a longer one becomes a task.
-  if (escalation !== undefined && (await outlastsFirstTurn(call)) && !inputRound.asking) return { task: escalation.begin(inputRound, call) };
-  const result = await call;
+  if (deferred !== undefined && (await outlastsFirstTurn(deferred.result)) && !inputRound.asking) return { task: escalation!.begin(inputRound, deferred) };
+  const result = await (deferred?.result ?? runtime.callAsync(name, args, { context: context(inputRound), signal }));
   if (!result.ok && result.error.code === 'suspended' && inputRound.missing !== undefined) {
     const message = `the call needs client capabilities its request did not declare: ${JSON.stringify(inputRound.missing)}`;
     await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });

@@ -1,4 +1,6 @@
-import type { CallResult, CapabilityRuntime } from '../capability-runtime.js';
+import type { CallResult, CapabilityRuntime, DeferredCall, DeferredStatus } from '../capability-runtime.js';
+import { ToolError } from '../errors.js';
+import { describeThrown } from '../support/describe-thrown.js';
 import { failureText } from './results.js';
 import { invalidParamsCode, McpRequestError, missingCapabilityCode, type McpInputRequest, type TaskQuestions } from './input-rounds.js';
 
@@ -27,7 +29,7 @@ export type McpTaskSupport = 'optional' | 'required';
 export interface McpTasksOptions {
   /** The tools that may be served as tasks, by name; every other tool always answers its `tools/call` with its result. */
   readonly tools: Readonly<Record<string, McpTaskSupport>>;
-  /** How long a task is kept from its creation, in whole milliseconds (default 3,600,000: an hour); a call still running then is cancelled. */
+  /** How long a task is kept from its creation, in whole milliseconds (default 3,600,000: an hour); then it is forgotten. */
   readonly ttlMs?: number;
   /** How often a client should poll `tasks/get`, in whole milliseconds (default 1,000). */
   readonly pollIntervalMs?: number;
@@ -99,26 +101,11 @@ export function tasksCapabilityMissing(what: string): McpRequestError {
   });
 }
 
-/** One task: its call, the questions its handler waits on, and how its result reads. */
-class TaskEntry implements TaskQuestions {
-  readonly createdAt = Date.now();
-  lastUpdatedAt = this.createdAt;
-  settled: CallResult | undefined;
+/** The questions a running task's handler waits on, on the replica that runs it; kept until its call settles. */
+class TaskInput implements TaskQuestions {
+  lastUpdatedAt = Date.now();
   /** The handler's questions without an answer yet, by key, each with where its answer goes. */
   readonly open = new Map<string, { readonly request: McpInputRequest; readonly answer: (value: unknown) => void }>();
-
-  constructor(
-    readonly taskId: string,
-    readonly settings: TaskSettings,
-    /** Ends the call as cancelled (the handler's signal is aborted). */
-    readonly cancel: () => void,
-    /** The call's result as `tools/call` would have answered it. */
-    readonly toolResult: (result: CallResult) => Record<string, unknown>,
-  ) {}
-
-  get expiresAt(): number {
-    return this.createdAt + this.settings.ttlMs;
-  }
 
   ask(key: string, request: McpInputRequest, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
@@ -133,135 +120,141 @@ class TaskEntry implements TaskQuestions {
         answer: (value) => {
           signal.removeEventListener('abort', withdraw);
           this.open.delete(key);
+          this.lastUpdatedAt = Date.now();
           resolve(value);
         },
       });
-      this.touch();
+      this.lastUpdatedAt = Date.now();
     });
-  }
-
-  touch(): void {
-    this.lastUpdatedAt = Date.now();
-  }
-
-  status(): McpTaskStatus {
-    if (this.settled === undefined) return this.open.size > 0 ? 'input_required' : 'working';
-    if (this.settled.ok) return 'completed';
-    if (this.settled.error.code === 'cancelled') return 'cancelled';
-    return protocolFailures.has(this.settled.error.code) ? 'failed' : 'completed';
-  }
-
-  task(): McpTask {
-    return {
-      taskId: this.taskId,
-      status: this.status(),
-      createdAt: new Date(this.createdAt).toISOString(),
-      lastUpdatedAt: new Date(this.lastUpdatedAt).toISOString(),
-      ttlMs: this.settings.ttlMs,
-      pollIntervalMs: this.settings.pollIntervalMs,
-    };
-  }
-
-  detailed(): McpGetTaskResult {
-    const task = this.task();
-    const settled = this.settled;
-    if (task.status === 'input_required') return { resultType: 'complete', ...task, inputRequests: Object.fromEntries([...this.open].map(([key, open]) => [key, open.request])) };
-    if (settled === undefined || task.status === 'cancelled') return { resultType: 'complete', ...task };
-    if (task.status === 'failed' && !settled.ok) {
-      const message = failureText(settled);
-      return { resultType: 'complete', ...task, statusMessage: message, error: { code: internalErrorCode, message, data: { code: settled.error.code } } };
-    }
-    return { resultType: 'complete', ...task, result: this.toolResult(settled) };
   }
 }
 
 /**
- * The tasks of one runtime, whichever handlers serve them: a stateless SDK server is made anew
- * for each request, so the tasks it creates outlive it here. Each is kept until its TTL has passed.
+ * The open questions of one runtime's running tasks, whichever handlers serve them: a stateless SDK
+ * server is made anew for each request, so what a task's handler waits on outlives it here.
  */
-class TaskBook {
-  private readonly tasks = new Map<string, TaskEntry>();
-  private created = 0;
+const inputs = new WeakMap<CapabilityRuntime, Map<string, TaskInput>>();
 
-  create(settings: TaskSettings, cancel: () => void, toolResult: (result: CallResult) => Record<string, unknown>): TaskEntry {
-    // Expired tasks nobody reads again go in a sweep every 256 tasks: the book stays bounded at O(1) per task.
-    if (++this.created % 256 === 0) for (const entry of this.tasks.values()) this.expireIfDue(entry);
-    const entry = new TaskEntry(crypto.randomUUID(), settings, cancel, toolResult);
-    this.tasks.set(entry.taskId, entry);
-    return entry;
-  }
-
-  /** The live task, or the -32602 error for an id that names none (never made here, or expired). */
-  find(taskId: unknown): TaskEntry {
-    const entry = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
-    if (entry === undefined || this.expireIfDue(entry)) throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${JSON.stringify(taskId)} (unknown, or expired)`, { reason: 'unknown_task' });
-    return entry;
-  }
-
-  private expireIfDue(entry: TaskEntry): boolean {
-    if (entry.expiresAt > Date.now()) return false;
-    this.tasks.delete(entry.taskId);
-    if (entry.settled === undefined) entry.cancel();
-    return true;
-  }
-}
-
-const books = new WeakMap<CapabilityRuntime, TaskBook>();
-
-function bookOf(runtime: CapabilityRuntime): TaskBook {
-  const kept = books.get(runtime);
+function inputsOf(runtime: CapabilityRuntime): Map<string, TaskInput> {
+  const kept = inputs.get(runtime);
   if (kept !== undefined) return kept;
-  const book = new TaskBook();
-  books.set(runtime, book);
-  return book;
+  const made = new Map<string, TaskInput>();
+  inputs.set(runtime, made);
+  return made;
 }
 
 /** The methods of the extension for one runtime's tools, as `mcpToolHandlers` serves them. */
 export class McpTaskService {
-  private readonly book: TaskBook;
+  private readonly inputs: Map<string, TaskInput>;
 
   constructor(
-    runtime: CapabilityRuntime,
+    private readonly runtime: CapabilityRuntime,
     readonly settings: TaskSettings,
+    /** A call's result as `tools/call` words it. */
+    private readonly toolResult: (tool: string, result: CallResult) => Record<string, unknown>,
   ) {
-    this.book = bookOf(runtime);
+    this.inputs = inputsOf(runtime);
   }
 
   supportOf(tool: string): McpTaskSupport | undefined {
     return this.settings.support.get(tool);
   }
 
+  /** Starts a call that may become a task: a deferred call, kept for the task's TTL. */
+  start(tool: string, args: unknown, context: unknown, signal: AbortSignal | undefined): Promise<DeferredCall> {
+    return this.runtime.deferAsync(tool, args, { context, signal, ttlMs: this.settings.ttlMs });
+  }
+
   /**
-   * Makes a running call a task: `result` is its call's promise, `cancel` ends it, `toolResult`
-   * words its result as `tools/call` would. Answers the CreateTaskResult, which `tasks/get` resolves at once.
+   * Makes a running call a task: its questions go to the task from now on (`questions`), and the
+   * CreateTaskResult is answered once the call reads back from the store, so that `tasks/get` resolves it at once.
    */
-  create(result: Promise<CallResult>, cancel: () => void, toolResult: (result: CallResult) => Record<string, unknown>): { readonly entry: TaskQuestions; readonly created: McpCreateTaskResult } {
-    const entry = this.book.create(this.settings, cancel, toolResult);
-    void result.then((settled) => {
-      entry.settled = settled;
-      entry.touch();
+  create(call: DeferredCall): { readonly questions: TaskQuestions; readonly created: Promise<McpCreateTaskResult> } {
+    const input = new TaskInput();
+    this.inputs.set(call.callId, input);
+    void call.result.then(() => this.inputs.delete(call.callId));
+    const created = this.read(call.callId).then((status): McpCreateTaskResult => {
+      if (status === undefined) throw new McpRequestError(internalErrorCode, `task ${call.callId} could not be read back after it was created`);
+      return { resultType: 'task', ...this.task(status) };
     });
-    return { entry, created: { resultType: 'task', ...entry.task() } };
+    return { questions: input, created };
   }
 
-  get(taskId: unknown): McpGetTaskResult {
-    return this.book.find(taskId).detailed();
+  async get(taskId: unknown): Promise<McpGetTaskResult> {
+    const status = await this.find(taskId);
+    const task = this.task(status);
+    if (task.status === 'input_required') return { resultType: 'complete', ...task, inputRequests: Object.fromEntries([...this.inputs.get(status.callId)!.open].map(([key, open]) => [key, open.request])) };
+    const result = status.result;
+    if (result === undefined || task.status === 'cancelled') return { resultType: 'complete', ...task };
+    if (task.status === 'failed' && !result.ok) {
+      const message = failureText(result);
+      return { resultType: 'complete', ...task, statusMessage: message, error: { code: internalErrorCode, message, data: { code: result.error.code } } };
+    }
+    return { resultType: 'complete', ...task, result: this.toolResult(status.tool, result) };
   }
 
-  /** Hands the answers to the questions they answer; answers to keys not open are ignored, as the extension says. */
-  update(taskId: unknown, inputResponses: unknown): { resultType: 'complete' } {
-    const entry = this.book.find(taskId);
+  /** Hands the answers to the questions they answer; answers to keys not open (here) are ignored, as the extension says. */
+  async update(taskId: unknown, inputResponses: unknown): Promise<{ resultType: 'complete' }> {
     if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
       throw new McpRequestError(invalidParamsCode, 'tasks/update needs inputResponses: an object of answers by the keys of the inputRequests they answer', { reason: 'invalid_input_responses' });
     }
-    for (const [key, answer] of Object.entries(inputResponses as Record<string, unknown>)) entry.open.get(key)?.answer(answer);
+    const status = await this.find(taskId);
+    const input = this.inputs.get(status.callId);
+    for (const [key, answer] of Object.entries(inputResponses as Record<string, unknown>)) input?.open.get(key)?.answer(answer);
     return { resultType: 'complete' };
   }
 
-  /** Cancels a task that has not ended; a task that has is left as it ended (the same empty answer). */
-  cancel(taskId: unknown): { resultType: 'complete' } {
-    const entry = this.book.find(taskId);
-    if (entry.settled === undefined) entry.cancel();
+  /** Cancels a task that has not ended (its handler's signal is aborted where it runs); a task that has is left as it ended. */
+  async cancel(taskId: unknown): Promise<{ resultType: 'complete' }> {
+    const status = await this.find(taskId);
+    if (status.state !== 'done') {
+      try {
+        await this.runtime.cancelAsync(status.callId);
+      } catch (error) {
+        // Ended meanwhile: the same empty answer. A store that cannot answer is the client's to hear.
+        if (!(error instanceof ToolError && error.code === 'unknown_call')) throw storeError(error);
+      }
+    }
     return { resultType: 'complete' };
   }
+
+  private task(status: DeferredStatus): McpTask {
+    const input = this.inputs.get(status.callId);
+    return {
+      taskId: status.callId,
+      status: statusOf(status, input),
+      createdAt: new Date(status.startedAt).toISOString(),
+      lastUpdatedAt: new Date(status.finishedAt ?? input?.lastUpdatedAt ?? status.startedAt).toISOString(),
+      ttlMs: status.expiresAt - status.startedAt,
+      pollIntervalMs: this.settings.pollIntervalMs,
+    };
+  }
+
+  /** The task's call, or the -32602 error for an id that names none (never made, or expired). */
+  private async find(taskId: unknown): Promise<DeferredStatus> {
+    const status = typeof taskId === 'string' ? await this.read(taskId) : undefined;
+    if (status === undefined) throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${JSON.stringify(taskId)} (unknown, or expired)`, { reason: 'unknown_task' });
+    return status;
+  }
+
+  private async read(callId: string): Promise<DeferredStatus | undefined> {
+    try {
+      return await this.runtime.readCall(callId);
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+}
+
+function statusOf(status: DeferredStatus, input: TaskInput | undefined): McpTaskStatus {
+  const result = status.result;
+  if (result === undefined) return (input?.open.size ?? 0) > 0 ? 'input_required' : 'working';
+  if (result.ok) return 'completed';
+  if (status.outcome === 'cancelled') return 'cancelled';
+  return protocolFailures.has(result.error.code) ? 'failed' : 'completed';
+}
+
+/** The runtime's store could not answer (`store_unavailable`): a JSON-RPC internal error that says so. */
+function storeError(error: unknown): McpRequestError {
+  return new McpRequestError(internalErrorCode, error instanceof ToolError ? `${error.code}: ${error.message}` : describeThrown(error), { code: error instanceof ToolError ? error.code : 'internal' });
 }

@@ -243,7 +243,8 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   const maxRounds = options.maxInputRounds ?? defaultMaxInputRounds;
   if (!Number.isSafeInteger(maxRounds) || maxRounds < 1) throw new RangeError(`maxInputRounds must be a whole number of at least 1, got ${String(maxRounds)}`);
   const seal = requestStateSeal(options.requestState, runtime.envelopeLimits);
-  const taskService = options.tasks === undefined ? undefined : new McpTaskService(runtime, taskSettings(options.tasks));
+  // The extension is served at 2026-07-28, where a task's result is worded as that revision's tools/call result.
+  const taskService = options.tasks === undefined ? undefined : new McpTaskService(runtime, taskSettings(options.tasks), (tool, result) => ({ ...wire('2026-07-28'), ...toolResult(tool, result, '2026-07-28') }));
   // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
   const listings = new Map<McpProtocolVersion, McpListing>();
   const current = (protocol: McpProtocolVersion): McpListing => {
@@ -270,7 +271,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   /** Each method answers only a 2026-07-28 request that declares the extension, as the extension says. */
   function taskMethods(service: McpTaskService): McpTaskMethods {
     const served =
-      <R>(method: string, serve: (params: Record<string, unknown>, extra: unknown) => R) =>
+      <R>(method: string, serve: (params: Record<string, unknown>, extra: unknown) => Promise<R>) =>
       async (params: unknown, extra?: unknown): Promise<R> => {
         if (revisionOf(params, extra) !== '2026-07-28' || !declaresTasks(requestCapabilities(params, extra))) throw tasksCapabilityMissing(method);
         if (!isObject(params)) throw new McpRequestError(invalidParamsCode, `${method} needs params with a taskId`);
@@ -313,8 +314,9 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
 
   /**
    * A 2026-07-28 call that may become a task: rounds as any call until it outlasts its first turn
-   * with no question out, then a task. From then on the request's signal no longer cancels it (the
-   * request has been answered; `tasks/cancel` does), and its later questions wait for `tasks/update`.
+   * with no question out, then a task (a deferred call, its id the task's). From then on the
+   * request's signal no longer cancels it (the request has been answered; `tasks/cancel` does), and
+   * its later questions wait for `tasks/update`.
    */
   async function callAsTask(name: string, args: unknown, retry: RetryRead, extra: unknown, service: McpTaskService): Promise<McpCallToolResult | McpInputRequiredResult | McpCreateTaskResult> {
     const protocol = '2026-07-28';
@@ -326,15 +328,12 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     let answered = false;
     const context = (inputRound: InputRound) => mcpCallContext(extra, protocol, options, inputRound)?.untilAnswered(() => answered);
     const round = await callInRounds(runtime, name, args, retry, { seal, maxRounds, clientCapabilities: retry.clientCapabilities }, context, own.signal, {
-      begin: (inputRound, result) => {
+      start: (callContext, signal) => service.start(name, args, callContext, signal),
+      begin: (inputRound, call) => {
         answered = true;
         requestSignal?.removeEventListener('abort', forward);
-        const task = service.create(
-          result,
-          () => own.abort(),
-          (settled) => ({ ...wire(protocol), ...toolResult(name, settled, protocol) }),
-        );
-        inputRound.becomeTask(task.entry);
+        const task = service.create(call);
+        inputRound.becomeTask(task.questions);
         return task.created;
       },
     });
