@@ -16,6 +16,9 @@ import ts from 'typescript';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '@json-tool-contracts/runtime';
+import { otelCallObserver } from '@json-tool-contracts/runtime/otel';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describeLanguageServer, measureLanguageServer } from './lsp.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -264,17 +267,31 @@ for (let round = 0; round <= rounds; round++) {
 
 const small = [...contracts].sort((a, b) => a.moduleText.length - b.moduleText.length).slice(0, 3);
 const callPath = [];
+// OpenTelemetry on, as a server runs it: the real SDK, spans queued by a batch processor and
+// metric points aggregated for a periodic reader, their exporters dropping what they get. The
+// queue is exported between rounds, off the timed loops, as a server exports between calls.
+const dropping = { export: (_items, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping, { maxQueueSize: 1_000_000, scheduledDelayMillis: 3_600_000 })] });
+const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: dropping, exportIntervalMillis: 3_600_000 })] });
 for (const contract of small) {
   const inputs = contract.sides.input.samples.valid;
   const output = contract.sides.output.samples.valid[0];
   const handler = () => output;
-  const runtime = new CapabilityRuntime();
-  runtime.registerValidatedJsonTool(ToolPolicy.json(contract.name), ToolMetadata.of(contract.name), contract.ours, handler);
-  const viaRuntime = (values) => {
+  const served = (options) => {
+    const runtime = new CapabilityRuntime(options);
+    runtime.registerValidatedJsonTool(ToolPolicy.json(contract.name), ToolMetadata.of(contract.name), contract.ours, handler);
+    return runtime;
+  };
+  const runtime = served({});
+  // The observer hook asked at every call and watching none of them, and the OpenTelemetry observer.
+  const watchingNothing = served({ observer: { callStarted: () => undefined } });
+  const traced = served({ observer: otelCallObserver({ tracerProvider, meterProvider }) });
+  const callsOf = (each) => (values) => {
     let ok = 0;
-    for (let i = 0; i < values.length; i++) if (runtime.call(contract.name, values[i]).ok) ok++;
+    for (let i = 0; i < values.length; i++) if (each.call(contract.name, values[i]).ok) ok++;
     return ok;
   };
+  const viaRuntime = callsOf(runtime);
   const bare = (values) => {
     let ok = 0;
     for (let i = 0; i < values.length; i++) if (contract.ours.input.is(values[i]) && contract.ours.output.is(handler(values[i]))) ok++;
@@ -299,18 +316,28 @@ for (const contract of small) {
     [bare, inputs],
     [viaCallJson, texts],
     [bareJson, texts],
+    [callsOf(watchingNothing), inputs],
+    [callsOf(traced), inputs],
   ].map(([run, values]) => ({ run, values, iterations: measure(run, values).iterations, times: [] }));
-  for (let round = 0; round <= rounds; round++) for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, plan.values, plan.iterations));
-  const [runtimeNs, bareNs, callJsonNs, bareJsonNs] = plansHere.map((plan) => Math.min(...plan.times));
-  // callAsync, the call every host adapter makes: the same path, awaited.
-  const asyncTimes = [];
   for (let round = 0; round <= rounds; round++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < plansHere[0].iterations; i++) for (const input of inputs) await runtime.callAsync(contract.name, input);
-    if (round > 0) asyncTimes.push(Number(process.hrtime.bigint() - start) / (plansHere[0].iterations * inputs.length));
+    for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, plan.values, plan.iterations));
+    await tracerProvider.forceFlush();
   }
-  callPath.push({ contract: contract.name, runtimeNs, bareNs, callJsonNs, bareJsonNs, callAsyncNs: Math.min(...asyncTimes) });
+  const [runtimeNs, bareNs, callJsonNs, bareJsonNs, watchedNothingNs, tracedNs] = plansHere.map((plan) => Math.min(...plan.times));
+  // callAsync, the call every host adapter makes: the same path, awaited; the three runtimes take turns in every round.
+  const asyncRuns = [runtime, watchingNothing, traced].map((each) => ({ each, times: [] }));
+  for (let round = 0; round <= rounds; round++) {
+    for (const run of asyncRuns) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < plansHere[0].iterations; i++) for (const input of inputs) await run.each.callAsync(contract.name, input);
+      if (round > 0) run.times.push(Number(process.hrtime.bigint() - start) / (plansHere[0].iterations * inputs.length));
+      await tracerProvider.forceFlush();
+    }
+  }
+  const [callAsyncNs, asyncWatchedNothingNs, asyncTracedNs] = asyncRuns.map((run) => Math.min(...run.times));
+  callPath.push({ contract: contract.name, runtimeNs, bareNs, callJsonNs, bareJsonNs, callAsyncNs, watchedNothingNs, tracedNs, asyncWatchedNothingNs, asyncTracedNs });
 }
+await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
 
 // ---- cold jtc build of 1,000 contracts, as a whole process
 
@@ -426,7 +453,16 @@ const summary = {
     is: { valid: ratio('ours is', 'valid', 'ata isValid'), invalid: ratio('ours is', 'invalid', 'ata isValid') },
     validate: { valid: ratio('ours validate', 'valid', 'ata validate'), invalid: ratio('ours validate', 'invalid', 'ata validate') },
   },
-  callPath: callPath.map((c) => ({ ...c, ratio: c.runtimeNs / c.bareNs, jsonRatio: c.callJsonNs / c.bareJsonNs, asyncRatio: c.callAsyncNs / c.bareNs })),
+  callPath: callPath.map((c) => ({
+    ...c,
+    ratio: c.runtimeNs / c.bareNs,
+    jsonRatio: c.callJsonNs / c.bareJsonNs,
+    asyncRatio: c.callAsyncNs / c.bareNs,
+    observerHookRatio: c.watchedNothingNs / c.runtimeNs,
+    asyncObserverHookRatio: c.asyncWatchedNothingNs / c.callAsyncNs,
+    tracedRatio: c.tracedNs / c.runtimeNs,
+    asyncTracedRatio: c.asyncTracedNs / c.callAsyncNs,
+  })),
   languageServer,
   mislabels,
 };
@@ -455,6 +491,8 @@ for (const c of summary.callPath) {
   console.log(`runtime.call vs bare is + handler, ${c.contract}: ${c.ratio.toFixed(2)}× (${c.runtimeNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
   console.log(`runtime.callJson vs JSON.parse + is + handler + JSON.stringify, ${c.contract}: ${c.jsonRatio.toFixed(2)}× (${c.callJsonNs.toFixed(0)} vs ${c.bareJsonNs.toFixed(0)} ns)`);
   console.log(`runtime.callAsync (awaited) vs bare is + handler, ${c.contract}: ${c.asyncRatio.toFixed(2)}× (${c.callAsyncNs.toFixed(0)} vs ${c.bareNs.toFixed(0)} ns)`);
+  console.log(`an observer watching no call vs none, ${c.contract}: call ${c.observerHookRatio.toFixed(3)}× (${c.watchedNothingNs.toFixed(0)} vs ${c.runtimeNs.toFixed(0)} ns), callAsync ${c.asyncObserverHookRatio.toFixed(3)}× (${c.asyncWatchedNothingNs.toFixed(0)} vs ${c.callAsyncNs.toFixed(0)} ns)`);
+  console.log(`otelCallObserver with the SDK vs no observer, ${c.contract}: call ${c.tracedRatio.toFixed(2)}× (${c.tracedNs.toFixed(0)} vs ${c.runtimeNs.toFixed(0)} ns), callAsync ${c.asyncTracedRatio.toFixed(2)}× (${c.asyncTracedNs.toFixed(0)} vs ${c.callAsyncNs.toFixed(0)} ns)`);
 }
 if (mislabels.length > 0) console.log(`\nmislabelled samples (those engines' figures are marked invalid):\n  ${mislabels.join('\n  ')}`);
 console.log(`\nmachine: ${summary.machine.cpus} × ${summary.machine.model}, ${summary.machine.memoryGiB} GiB, Node ${summary.machine.node}`);
