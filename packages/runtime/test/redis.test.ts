@@ -4,6 +4,8 @@ import { mathAdd } from '../../../examples/generated/index.js';
 import { precisionEcho } from './support/precision-echo.js';
 import { skipWithoutRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { CapabilityRuntime, parseJson, ToolMetadata, ToolPolicy, type RuntimeOptions, type RuntimeStore } from '../src/index.js';
+import { compileSchema } from '../../../test/support/load-module.js';
+import { mcpElicit, mcpToolHandlers, type McpAnswerValidator } from '../src/hosts/mcp.js';
 import { connectRedisStore, redisStore, type RedisStoreConnection } from '../src/redis.js';
 
 /**
@@ -87,6 +89,28 @@ describe.skipIf(skipWithoutRedis)('redisStore on a real redis-server', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a sealed requestState continues one retry: replayed on another replica, it is refused', async () => {
+    const prefix = nextPrefix();
+    const key = 'a key of at least thirty-two bytes, shared by the fleet';
+    const confirmation = compileSchema('{"type": "object", "properties": {}, "additionalProperties": false}') as unknown as McpAnswerValidator<Record<string, never>>;
+    const [a, b] = await Promise.all(
+      [0, 1].map(async () => {
+        const runtime = new CapabilityRuntime({ store: await storeFor(prefix) });
+        runtime.registerValidatedJsonTool(ToolPolicy.json('math.add'), ToolMetadata.of('Adds what the user confirms.'), mathAdd, async (request) => {
+          const answer = await mcpElicit(request, { key: 'confirm', message: 'Add them?', requestedSchema: { type: 'object', properties: {} }, validator: confirmation });
+          return { total: answer.status === 'accepted' ? request.input.left + request.input.right : 0 };
+        });
+        const mcp = mcpToolHandlers(runtime, { requestState: { key } });
+        const modern = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+        return (retry: Record<string, unknown>) => mcp.callTool({ name: 'math.add', arguments: { left: 2, right: 3 }, ...modern, ...retry });
+      }),
+    );
+    const first = (await a!({})) as { requestState: string };
+    const retry = { inputResponses: { confirm: { action: 'accept', content: {} } }, requestState: first.requestState };
+    expect(await b!(retry)).toMatchObject({ structuredContent: { total: 5 } });
+    await expect(a!(retry)).rejects.toMatchObject({ code: -32602, data: { refusal: 'replayed' } });
   });
 
   it('an expired lease reads as failed with lease_expired on every replica', async () => {
