@@ -885,7 +885,7 @@ export class CapabilityRuntime {
     return { ...this.limits };
   }
 
-  /** How many more calls a tool may complete; undefined when unlimited. */
+  /** How many more calls a tool may complete; undefined when unlimited. With a store the budget is kept there: this answers the whole budget, `remainingCallsAsync` what is left. */
   remainingCalls(name: string): number | undefined {
     return this.tools.get(name)?.remaining;
   }

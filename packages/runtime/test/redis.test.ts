@@ -159,6 +159,19 @@ describe.skipIf(skipWithoutRedis)('redisStore on a real redis-server', () => {
     expect(rest.filter((result) => result.ok)).toHaveLength(9);
   });
 
+  it('takes an ioredis-shaped client (call) as well as node-redis (sendCommand)', async () => {
+    const client = createClient({ url: server.url });
+    await client.connect();
+    try {
+      const store = redisStore({ call: (command: string, ...args: string[]) => client.sendCommand([command, ...args]) }, { prefix: nextPrefix() });
+      const replicas = [replica(store, 2), replica(store, 2)];
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => replicas[i % 2]!.callAsync('math.add', { left: i, right: 1 })));
+      expect(results.map((result) => result.ok || result.error.code).sort()).toEqual(['budget_exhausted', 'budget_exhausted', 'budget_exhausted', 'budget_exhausted', true, true]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a Redis that is not there denies at once, within its timeout, never allowing a call', async () => {
     const nobody = redisStore({ sendCommand: () => new Promise(() => undefined) }, { commandTimeoutMs: 50 });
     const result = await replica(nobody, 1).callAsync('math.add', { left: 1, right: 1 });
