@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Tests run on the runtime package's sources (its exports' source condition), not on its build. */
 const sourceCondition = '@json-tool-contracts/source';
@@ -8,6 +8,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: [sourceCondition] } },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    // The fleet's tests are slow: `npm run test:fleet` (vitest.fleet.config.ts) runs them.
+    exclude: [...configDefaults.exclude, 'test/fleet/**'],
     // A folder per run for the packed tarballs that several test files install (packed once).
     globalSetup: ['test/support/pack-folder.ts'],
     // Generous on purpose: no test may fail because the machine is busy (a busy 2-core machine runs

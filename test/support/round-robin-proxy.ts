@@ -24,7 +24,8 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 }
 
 export async function startRoundRobinProxy(replicaPorts: readonly number[]): Promise<RoundRobinProxy> {
-  const agent = new Agent({ keepAlive: true });
+  // A pool per replica, as a balancer keeps: a thousand requests at once queue for 64 connections each.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const answered = replicaPorts.map(() => 0);
   const sessions = new Map<string, number>();
   let next = 0;
