@@ -248,10 +248,10 @@ for (const host of Object.keys(hosts) as (keyof typeof hosts)[]) {
   });
 }
 
-describe('the tasks methods through a real SDK v2 client', () => {
+describe.each(Object.keys(hosts) as (keyof typeof hosts)[])('the tasks methods through a real SDK v2 client, %s', (host) => {
   it('server/discover advertises the extension; tasks/get, tasks/update and tasks/cancel travel as extension methods', async () => {
     const work = gate();
-    const served = serve('SDK v2 (serveToolsOnMcpServer, a Server per request)', async (_, request) => {
+    const served = serve(host, async (_, request) => {
       await work.opened;
       const answer = await mcpElicit(request, { key: 'go', message: 'Go on?', requestedSchema: { type: 'object' }, validator: z.object({ go: z.boolean() }) });
       return { done: answer.status === 'accepted' && answer.value.go ? 'went on' : answer.status };
@@ -313,5 +313,23 @@ describe('a task any replica can follow: two runtimes sharing one store', () => 
     while (!seen.aborted) await new Promise((resolve) => setTimeout(resolve, 1));
     expect((seen.reason as ToolError).code).toBe('cancelled');
     expect(first.records.map((record) => record.outcome)).toEqual(['completed', 'cancelled']);
+  });
+});
+
+describe('at 2025-11-25, where the extension is not defined', () => {
+  it('a client of a 2025 session gets the plain result of a task tool, and initialize names no extension', async () => {
+    const work = gate();
+    const served = serve('by hand (mcpHttpHandler)', async ({ mode }) => {
+      await work.opened;
+      return { done: mode };
+    });
+    const client = new ClientV2({ name: 'legacy-client', version: '1.0.0' }, { capabilities: declaring, versionNegotiation: { mode: 'legacy' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => served.fetch(new Request(url, init)) }));
+    expect(client.getServerCapabilities()).not.toHaveProperty('extensions');
+    const result = client.callTool({ name: 'jobs.run', arguments: { mode: 'legacy' } });
+    work.open();
+    expect(await result).toMatchObject({ structuredContent: { done: 'legacy' } });
+    expect(await result).not.toHaveProperty('taskId');
+    await client.close();
   });
 });
