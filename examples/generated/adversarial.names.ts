@@ -108,23 +108,21 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** An object that is not an array: what a JSON object is before its prototype is tested (`isPlainObject` tests both). */
+// Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
+
 function isObjectRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The prototype of a JSON object, for an object already known not to be an array: Object.prototype, or none (a null-prototype object); a class instance has another. */
 function hasPlainPrototype(value: unknown): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return isObjectRecord(value) && hasPlainPrototype(value);
 }
 
-/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
@@ -132,10 +130,6 @@ function absenceNote(value: Record<string, unknown>, name: string): string {
   return "";
 }
 
-/**
- * Any JSON value: what a schema without "type" accepts. The depth bound stops cycles and hostile
- * nesting without exhausting the stack.
- */
 function isJsonValue(value: unknown, depth = 0): boolean {
   switch (typeof value) {
     case "string":
@@ -163,7 +157,6 @@ function isJsonValue(value: unknown, depth = 0): boolean {
   }
 }
 
-/** How a message names what it found instead. */
 function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -172,7 +165,6 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
-/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
 function copyJsonValue<T>(value: T): T {
   if (Array.isArray(value)) return value.map(copyJsonValue) as T;
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
@@ -181,7 +173,6 @@ function copyJsonValue<T>(value: T): T {
   return copy as T;
 }
 
-/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
 function describeThrown(error: unknown): string {
   try {
     if (error instanceof Error) return String(error.message);

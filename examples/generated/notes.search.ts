@@ -113,23 +113,21 @@ function issue(path: readonly PathSegment[], schemaPath: string, keyword: string
   return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
 }
 
-/** An object that is not an array: what a JSON object is before its prototype is tested (`isPlainObject` tests both). */
+// Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
+
 function isObjectRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The prototype of a JSON object, for an object already known not to be an array: Object.prototype, or none (a null-prototype object); a class instance has another. */
 function hasPlainPrototype(value: unknown): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A JSON object: an object literal or a null-prototype object. An array is never one, whatever its prototype; a class instance has another prototype. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return isObjectRecord(value) && hasPlainPrototype(value);
 }
 
-/** Why a required property that a plain read would find is still missing; empty when nothing has the name. */
 function absenceNote(value: Record<string, unknown>, name: string): string {
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
@@ -137,14 +135,8 @@ function absenceNote(value: Record<string, unknown>, name: string): string {
   return "";
 }
 
-/**
- * The last string counted, and its count. A string whose UTF-16 length cannot decide its bounds is
- * counted by the check, then by the issue pass and for its message: only the first time costs.
- * It keeps that one string until the next is counted.
- */
 const lastCounted: { text: string | undefined; count: number } = { text: undefined, count: 0 };
 
-/** JSON Schema counts string length in code points; a lone surrogate counts as one. */
 function codePointLength(text: string): number {
   if (text === lastCounted.text) return lastCounted.count;
   let count = 0;
@@ -161,10 +153,6 @@ function codePointLength(text: string): number {
   return count;
 }
 
-/**
- * Any JSON value: what a schema without "type" accepts. The depth bound stops cycles and hostile
- * nesting without exhausting the stack.
- */
 function isJsonValue(value: unknown, depth = 0): boolean {
   switch (typeof value) {
     case "string":
@@ -192,7 +180,6 @@ function isJsonValue(value: unknown, depth = 0): boolean {
   }
 }
 
-/** How a message names what it found instead. */
 function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -201,7 +188,6 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
-/** JSON equality, as "enum" needs it: deep, object key order ignored, own enumerable properties only. */
 function jsonEqual(value: unknown, expected: unknown): boolean {
   if (value === expected) return true;
   if (typeof expected !== "object" || expected === null || typeof value !== "object" || value === null) return false;
@@ -221,7 +207,6 @@ function jsonEqual(value: unknown, expected: unknown): boolean {
   return true;
 }
 
-/** A deep copy: fresh objects and arrays (own keys such as "__proto__" kept as keys), shared immutable leaves. */
 function copyJsonValue<T>(value: T): T {
   if (Array.isArray(value)) return value.map(copyJsonValue) as T;
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
@@ -230,7 +215,6 @@ function copyJsonValue<T>(value: T): T {
   return copy as T;
 }
 
-/** Text for any thrown value: String() itself throws for a null-prototype object, a throwing toString or a revoked proxy. */
 function describeThrown(error: unknown): string {
   try {
     if (error instanceof Error) return String(error.message);

@@ -74,8 +74,13 @@ export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'j
   const folder = language === 'ts' ? supportFolder : compiledFolder;
   const text = readSupport(folder, `${fileStem(name)}.${exact ? 'exact' : 'default'}.${language}`) ?? readSupport(folder, `${fileStem(name)}.${language}`);
   if (text === undefined) throw new Error(`no support file for ${name} (${language}${language === 'js' ? ': run npm run build' : ''})`);
+  // A module carries the code without the doc comments of its declarations, which every module
+  // would repeat (about a third of the helpers' size): they stay in the support files, which the
+  // module's helpers section names (`supportNote`). Comments inside a function, on why it does
+  // what it does, stay with the code.
   const stripped = text
     .replace(/^import [^\n]*\n/gm, '')
+    .replace(/^\/\*\*[\s\S]*?\*\/\n/gm, '')
     .replace(/^\n+/, '')
     .replace(/^export /gm, '')
     .trimEnd();
@@ -128,6 +133,9 @@ export function helperUses(name: HelperName, exact: boolean): HelperName[] {
   const text = helperText(name, exact);
   return helperOrder.filter((other) => other !== name && declaredNames(other, exact).some((id) => new RegExp(`\\b${id}\\b`).test(text)));
 }
+
+/** Heads the helpers in a module: where each is documented and tested. */
+export const supportNote = "// Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.";
 
 /** The sources of the named helpers and of the helpers they use, in a fixed order. */
 export function helperCode(names: Iterable<HelperName>, exact: boolean, language: 'ts' | 'js' = 'ts'): string[] {

@@ -3,7 +3,7 @@ import type { ContractIR } from '../ir/contract-ir.js';
 import { typeStem } from '../contract/names.js';
 import { schemaToJson } from '../subset/to-json.js';
 import { join, literal } from '../codegen/code.js';
-import { helperCode } from '../codegen/helpers.js';
+import { helperCode, supportNote } from '../codegen/helpers.js';
 import { jsonLiteralBlock, usesJsonNumber } from '../codegen/json-literal.js';
 import { generatedHeaderLine } from './marker.js';
 import { emitTypes } from './types.js';
@@ -65,8 +65,8 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: helperCode(validators.helpers, exact).join('\n\n'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
-  const js = fillTemplate(templates.js, { ...common, types: '', helpers: helperCode(validators.helpers, exact, 'js').join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
+  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: [supportNote, ...helperCode(validators.helpers, exact)].join('\n\n'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
+  const js = fillTemplate(templates.js, { ...common, types: '', helpers: [supportNote, ...helperCode(validators.helpers, exact, 'js')].join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
   return { js, declarations: fillTemplate(templates.declarations, common) };
 }
 
