@@ -214,6 +214,7 @@ describe.skipIf(skipWithoutRedis)('examples/fleet: one server of three replicas 
       const clients = [await modernClient(proxy.url), await legacyClient(proxy.url)];
       const first = await Promise.all(Array.from({ length: 10 }, (_, index) => count(clients[index % 2]!)));
       expect(first.filter((result) => result['isError'] === true).map(textOf)).toEqual([]);
+      const asked = await createTask(proxy.url, 'fleet.ask', { question: 'Through an outage?' });
       await redis.stop();
       const down = await Promise.all(Array.from({ length: 60 }, (_, index) => count(clients[index % 2]!)));
       expect(down.filter((result) => result['isError'] !== true)).toEqual([]);
@@ -222,6 +223,11 @@ describe.skipIf(skipWithoutRedis)('examples/fleet: one server of three replicas 
       const task = await callOnTheWire(proxy.url, 'fleet.sleep', { ms: 100 });
       expect(task).toMatchObject({ isError: true });
       expect(textOf(task)).toMatch(/^store_unavailable: /);
+      // A task cannot be read, and an answer not stored: each says why, and the answer's completer hears it.
+      await expect(request(clients[0]!, 'tasks/get', { taskId: asked })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('store') });
+      const unanswered = (await clients[1]!.callTool({ name: 'fleet.answer', arguments: { taskId: asked, answer: 'yes' } })) as Result;
+      expect(unanswered['isError']).toBe(true);
+      expect(textOf(unanswered)).toMatch(/^store_unavailable: /);
       // Back, empty (the test's Redis keeps nothing on disk): the fleet's budget starts again from 0, and holds.
       await redis.restart();
       let resumed = await count(clients[0]!);
