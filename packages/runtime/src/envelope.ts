@@ -82,20 +82,22 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
   try {
     const rootCopy = containerCopy(root);
     if (rootCopy === undefined) return undefined;
-    const sources: object[] = [root as object];
-    const targets: object[] = [rootCopy];
-    const depths: number[] = [1];
+    // One stack of (source, target, depth) triples: three arrays cost a call more than the walk of a small value.
+    const stack: unknown[] = [root, rootCopy, 1];
     let nodes = 1;
-    while (sources.length > 0) {
-      const source = sources.pop()!;
-      const target = targets.pop()! as Record<string, unknown>;
-      const depth = depths.pop()!;
+    while (stack.length > 0) {
+      const depth = stack.pop() as number;
+      const target = stack.pop() as Record<string, unknown>;
+      const source = stack.pop() as object;
       if (depth > limits.maxDepth) return undefined;
-      const keys = Array.isArray(target) ? indicesOf(source) : Reflect.ownKeys(source);
-      if (keys === undefined) return undefined;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i]!;
-        if (typeof key === 'symbol') return undefined;
+      // An array is read by its indices (numbers: no key strings are made); an object by its own
+      // string keys, refused when it has any symbol key (Reflect.ownKeys, which gives both at once, costs more than the two).
+      const isArray = Array.isArray(target);
+      const keys = isArray ? undefined : Object.getOwnPropertyNames(source);
+      const count = isArray ? arrayLength(source) : Object.getOwnPropertySymbols(source).length === 0 ? keys!.length : undefined;
+      if (count === undefined) return undefined;
+      for (let i = 0; i < count; i++) {
+        const key = isArray ? i : keys![i]!;
         const descriptor = Object.getOwnPropertyDescriptor(source, key);
         if (descriptor === undefined || !('value' in descriptor) || !descriptor.enumerable) return undefined;
         if (++nodes > limits.maxNodes) return undefined;
@@ -104,9 +106,7 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
           if (!(exactNumbers && isJsonNumber(value))) {
             const child = containerCopy(value);
             if (child === undefined) return undefined;
-            sources.push(value);
-            targets.push(child);
-            depths.push(depth + 1);
+            stack.push(value, child, depth + 1);
             value = child;
           }
         } else if (!isJsonScalar(value, exactNumbers)) {
@@ -124,14 +124,13 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
 }
 
 /**
- * An array's indices, when its own keys are exactly those and "length": the copy is then exactly
- * its JSON elements. Each index is read by its own descriptor, so a hole is found even where an
- * extra named property makes up the count.
+ * An array's length, when its own keys are exactly its indices and "length": the copy is then
+ * exactly its JSON elements. Each index is still read by its own descriptor, so a hole is found
+ * even where an extra named property makes up the count.
  */
-function indicesOf(array: object): string[] | undefined {
+function arrayLength(array: object): number | undefined {
   const length: unknown = Object.getOwnPropertyDescriptor(array, 'length')?.value;
-  if (typeof length !== 'number' || Reflect.ownKeys(array).length !== length + 1) return undefined;
-  return Array.from({ length }, (_, i) => String(i));
+  return typeof length === 'number' && Reflect.ownKeys(array).length === length + 1 ? length : undefined;
 }
 
 function isJsonScalar(value: unknown, exactNumbers: boolean): boolean {
@@ -148,11 +147,12 @@ function isJsonScalar(value: unknown, exactNumbers: boolean): boolean {
   }
 }
 
-/** An empty container of the same kind, for a plain object or array; undefined for anything else. */
+/** An empty container of the same kind, for a plain object or array; undefined for anything else. The prototype is read once. */
 function containerCopy(value: unknown): object | undefined {
-  if (isPlainArray(value)) return [];
-  if (isPlainObject(value)) return {};
-  return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) return prototype === Array.prototype ? [] : undefined;
+  return prototype === Object.prototype || prototype === null ? {} : undefined;
 }
 
 function walk(root: object, limits: EnvelopeLimits, exactNumbers: boolean): string | undefined {
