@@ -108,7 +108,7 @@ export interface RuntimeOptions {
    * answer denies the call with `store_unavailable`, never allowing it.
    */
   readonly store?: RuntimeStore;
-  /** Names this replica in its call ids (`call-<replicaId>-<n>`, unique across a fleet) and in the leases it holds; with a store, random unless given. */
+  /** Names this replica in its call ids (`call-<replicaId>-<n>`, unique across a fleet; a `deferAsync` call's id ends in 128 random bits) and in the leases it holds; with a store, random unless given. */
   readonly replicaId?: string;
   /** How long a deferred call of `deferAsync` is kept, from its start, in milliseconds (default 3,600,000: an hour); `DeferOptions.ttlMs` sets it per call. */
   readonly deferredTtlMs?: number;
@@ -378,7 +378,7 @@ export class CapabilityRuntime {
    * budget rules as `call`; the promise never rejects.
    */
   callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
-    const started = this.start(name, input, true, false, options, true);
+    const started = this.start(name, input, true, false, options, 'awaited');
     if (!started.ok) return Promise.resolve(started);
     if (this.shared !== undefined && started.call.entry.budget !== undefined) return this.reserveThenRun(started.call) as Promise<CallResult<O>>;
     return this.runNow(started.call) as Promise<CallResult<O>>;
@@ -602,7 +602,7 @@ export class CapabilityRuntime {
    */
   async deferAsync<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
-    const started = this.start(name, input, true, false, options, true);
+    const started = this.start(name, input, true, false, options, 'handed-out');
     if (!started.ok || typeof ttlMs === 'string') {
       const failure = started.ok ? this.deny(started.call.record, new ToolError('denied', `the call options for "${started.call.entry.name}" are wrong: ${ttlMs as string}`), started.call.watch) : started;
       if (started.ok && this.shared === undefined) this.giveBack(started.call.entry.name);
@@ -893,10 +893,15 @@ export class CapabilityRuntime {
 
   // ---- the one call path
 
-  /** `storeReserves`: the caller reserves a budgeted call through the store itself (an asynchronous call); otherwise a budgeted tool under a store is refused. */
-  private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined, storeReserves = false): { ok: true; call: OpenCall } | CallFailure {
+  /**
+   * `asynchronous`: the caller reserves a budgeted call through the store itself (otherwise a
+   * budgeted tool under a store is refused); `handed-out` (deferAsync) also gives the call an
+   * unguessable id, since it is handed to others (an MCP task's id, a completer on another replica)
+   * and whoever holds it can read, answer or cancel the call.
+   */
+  private start(name: string, input: unknown, deferred: boolean, parsedFromJson: boolean, options: CallOptions | undefined, asynchronous?: 'awaited' | 'handed-out'): { ok: true; call: OpenCall } | CallFailure {
     const tool = toolName(name);
-    const record = this.openRecord(tool);
+    const record = this.openRecord(tool, asynchronous === 'handed-out');
     // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
     const setting = readCallOptions(options);
     const watch = this.observer === undefined ? undefined : this.watchCall(record, setting);
@@ -920,7 +925,7 @@ export class CapabilityRuntime {
     }
     if (entry.remaining !== undefined) {
       if (this.shared !== undefined) {
-        if (!storeReserves) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
+        if (asynchronous === undefined) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
       } else {
         if (entry.remaining === 0) return this.deny(record, budgetExhausted(tool), watch, value);
         entry.remaining--;
@@ -997,8 +1002,9 @@ export class CapabilityRuntime {
     }
   }
 
-  private openRecord(tool: string): MutableRecord {
-    const record: MutableRecord = { tool, callId: `${this.callIdPrefix}${this.nextCallId++}`, outcome: 'pending', startedAt: Date.now() };
+  private openRecord(tool: string, unguessable = false): MutableRecord {
+    const callId = `${this.callIdPrefix}${this.nextCallId++}${unguessable ? `-${randomToken()}` : ''}`;
+    const record: MutableRecord = { tool, callId, outcome: 'pending', startedAt: Date.now() };
     if (this.maxRecords === 0) return record;
     this.callRecords.push(record);
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
@@ -1082,6 +1088,11 @@ function readTtl(options: DeferOptions | undefined): number | undefined | string
 }
 
 /** Eight random base-36 characters: enough that two replicas never pick the same by chance. */
+/** 128 random bits as 32 hex digits: an id nobody can guess or enumerate. */
+function randomToken(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 function randomReplicaId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => (byte % 36).toString(36)).join('');
 }

@@ -82,7 +82,7 @@ describe.skipIf(skipWithoutRedis)('redisStore on a real redis-server', () => {
     await client.connect();
     try {
       const keys = (await client.keys('*')).filter((key) => key.startsWith(prefix)).sort();
-      expect(keys.map((key) => key.slice(prefix.length).replace(/call-[0-9a-z]+-/, 'call-<replica>-'))).toEqual(['budget:math.add', 'call:call-<replica>-2', 'once:requestState:abc']);
+      expect(keys.map((key) => key.slice(prefix.length).replace(/call-[0-9a-z]+-(\d+)-[0-9a-f]{32}$/, 'call-<replica>-$1-<token>'))).toEqual(['budget:math.add', 'call:call-<replica>-2-<token>', 'once:requestState:abc']);
       const ttls = await Promise.all(keys.map((key) => client.pTTL(key)));
       expect(ttls.every((ttl) => ttl > 0 && ttl <= 86_400_000)).toBe(true);
       expect(ttls[1]).toBeLessThanOrEqual(60_000);

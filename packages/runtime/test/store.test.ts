@@ -106,6 +106,14 @@ describe('replicas sharing a store', () => {
     expect(() => new CapabilityRuntime({ replicaId: 'no spaces' })).toThrow(RangeError);
   });
 
+  it('hand out deferred call ids nobody can guess from the ones before (an MCP task id is one)', async () => {
+    const a = protocolReplica(memoryStore());
+    const ids = await Promise.all([1, 2, 3].map(async () => (await a.deferAsync('math.add', { left: 1, right: 1 })).callId));
+    for (const id of ids) expect(id).toMatch(/^call-[0-9a-z]{8}-[1-3]-[0-9a-f]{32}$/);
+    expect(new Set(ids.map((id) => id.slice(-32))).size).toBe(3);
+    expect(await a.readCall(`${ids[0]!.slice(0, -32)}${'0'.repeat(32)}`)).toBeUndefined();
+  });
+
   it('complete exactly the budget between them under concurrency, and refuse the synchronous path for a budgeted tool', async () => {
     const store = memoryStore();
     const replicas = [replica(store, { budget: 50 }), replica(store, { budget: 50 }), replica(store, { budget: 50 })];
@@ -202,7 +210,7 @@ describe('replicas sharing a store', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     const status = await b.readCall(handle.callId);
     expect(status).toMatchObject({ state: 'done', outcome: 'failed', result: { ok: false, error: { code: 'lease_expired' } } });
-    expect(status?.result?.ok === false && status.result.error.message).toMatch(/^call call-gone-1 to "math.add" was running on replica gone, whose lease on it ran out at /);
+    expect(status?.result?.ok === false && status.result.error.message).toMatch(/^call call-gone-1-[0-9a-f]{32} to "math.add" was running on replica gone, whose lease on it ran out at /);
     finish();
     expect(await handle.result).toMatchObject({ ok: false, error: { code: 'lease_expired' } });
     expect(await b.readCall(handle.callId)).toMatchObject({ outcome: 'failed', result: { error: { code: 'lease_expired' } } });
