@@ -71,7 +71,7 @@ export function requestStateSeal(options: RequestStateOptions = {}, limits: Enve
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RangeError(`requestState.ttlMs must be a whole number of milliseconds of at least 1, got ${String(ttlMs)}`);
   const material = key === undefined ? undefined : keyBytes(key);
   let keys: Promise<SealKeys> | undefined;
-  const sealKeys = (): Promise<SealKeys> => (keys ??= deriveKeys(material ?? randomProcessKey()));
+  const sealKeys = (): Promise<SealKeys> => (keys ??= derivedKeys(material ?? randomProcessKey()));
   return {
     async seal(binding, round, answers) {
       const { aead, id } = await sealKeys();
@@ -130,6 +130,22 @@ interface SealKeys {
   readonly aead: Awaited<ReturnType<typeof crypto.subtle.deriveKey>>;
   /** Names the key without revealing it: a state sealed with another key is foreign, not tampered. */
   readonly id: string;
+}
+
+/** Keys derived so far, by their secret: hosts that make a seal per request (SDK v2's per-request handlers) derive each key once. */
+const derivedByKey = new Map<string, Promise<SealKeys>>();
+/** A server rotating its key keeps only its latest few. */
+const maxDerivedKeys = 8;
+
+function derivedKeys(material: Uint8Array): Promise<SealKeys> {
+  const name = Array.from(material, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  let keys = derivedByKey.get(name);
+  if (keys === undefined) {
+    keys = deriveKeys(material);
+    if (derivedByKey.size >= maxDerivedKeys) derivedByKey.delete(derivedByKey.keys().next().value as string);
+    derivedByKey.set(name, keys);
+  }
+  return keys;
 }
 
 async function deriveKeys(material: Uint8Array): Promise<SealKeys> {

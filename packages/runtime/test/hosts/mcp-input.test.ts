@@ -1,6 +1,6 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, Server as ServerV2 } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
@@ -252,6 +252,19 @@ describe('the input contract rules every round; the sealed state binds the call'
     const { call, mcp } = serve(askName);
     for (const inputResponses of [null, [], 'yes']) await expect(call({ inputResponses })).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_input_responses' } });
     expect(await mcp.callTool({ name: 'people.nobody', arguments: {}, ...modern({ requestState: 'x' }) })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('unknown_tool') }] });
+  });
+
+  it("handlers made per request (as SDK v2 serves) derive a key once, and open each other's states", async () => {
+    const perRequestKey = `${key}, made for this test alone`;
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      const first = inputRequired(await serve(askName, { requestState: { key: perRequestKey } }).call({}));
+      const second = await serve(askName, { requestState: { key: perRequestKey } }).call({ inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState });
+      expect(second).toMatchObject({ resultType: 'complete', structuredContent: { text: 'Hello, Ada!' } });
+      expect(importKey).toHaveBeenCalledTimes(1);
+    } finally {
+      importKey.mockRestore();
+    }
   });
 
   it('refuses a key too short to be a secret and a lifetime that is no whole number', () => {
