@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeProblem } from '../src/envelope.js';
+import { copyEnvelope, envelopeProblem } from '../src/envelope.js';
 
 class Point {
   x = 1;
@@ -36,6 +36,9 @@ describe('envelopeProblem', () => {
     ['a Map', { m: new Map() }, 'an instance of Map'],
     ['a sparse array', { a: [1, , 3] }, 'holes'],
     ['an array with extra properties', { a: Object.assign([1], { extra: true }) }, 'extra properties'],
+    ['an array with a symbol key', { a: Object.assign([1], { [Symbol('s')]: 1 }) }, 'extra properties'],
+    ['an array with a non-enumerable extra property', { a: Object.defineProperty([1], 'hidden', { value: 1, enumerable: false }) }, 'extra properties'],
+    ['a symbol key beside string keys', { a: 1, [Symbol('s')]: 2 }, 'symbol-keyed'],
     [
       'a getter (never invoked)',
       Object.defineProperty({}, 'a', {
@@ -70,6 +73,16 @@ describe('envelopeProblem', () => {
     ],
   ])('rejects %s', (_, value, message) => {
     expect(envelopeProblem(value)).toContain(message);
+  });
+
+  it('copies objects in their key order (integer keys first, "__proto__" an own key) and arrays element by element', () => {
+    const source = JSON.parse('{"b": [1, {"c": true}], "__proto__": {"d": null}, "2": "x", "a": "y"}') as Record<string, unknown>;
+    const copy = copyEnvelope(source) as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(['2', 'b', '__proto__', 'a']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(source));
+    expect(copy['b']).not.toBe(source['b']);
+    expect(Array.isArray(copy['b'])).toBe(true);
   });
 
   it('bounds depth and size without recursion, so 100,000 levels cannot overflow the stack', () => {
