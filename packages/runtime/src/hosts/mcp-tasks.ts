@@ -1,8 +1,11 @@
 import type { CallResult, CapabilityRuntime, DeferredCall, DeferredStatus } from '../capability-runtime.js';
-import { ToolError } from '../errors.js';
+import { shortened, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { failureText } from './results.js';
 import { invalidParamsCode, McpRequestError, missingCapabilityCode, type McpInputRequest, type TaskQuestions } from './input-rounds.js';
+
+/** Longer than any call id the runtime mints (`call-<replica of up to 64>-<n>-<32 hex digits>`). */
+const maxTaskIdLength = 160;
 
 /**
  * The MCP tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) at 2026-07-28: a
@@ -232,8 +235,12 @@ export class McpTaskService {
 
   /** The task's call, or the -32602 error for an id that names none (never made, or expired). */
   private async find(taskId: unknown): Promise<DeferredStatus> {
-    const status = typeof taskId === 'string' ? await this.read(taskId) : undefined;
-    if (status === undefined) throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${JSON.stringify(taskId)} (unknown, or expired)`, { reason: 'unknown_task' });
+    // An id longer than any the runtime mints names no task: the store is not asked, and the answer does not echo it whole.
+    const status = typeof taskId === 'string' && taskId.length <= maxTaskIdLength ? await this.read(taskId) : undefined;
+    if (status === undefined) {
+      const named = typeof taskId === 'string' ? JSON.stringify(shortened(taskId, maxTaskIdLength)) : `of type ${taskId === null ? 'null' : Array.isArray(taskId) ? 'array' : typeof taskId}`;
+      throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${named} (unknown, or expired)`, { reason: 'unknown_task' });
+    }
     return status;
   }
 

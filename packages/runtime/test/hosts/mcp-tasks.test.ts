@@ -234,6 +234,21 @@ for (const host of Object.keys(hosts) as (keyof typeof hosts)[]) {
       for (const method of ['tasks/result', 'tasks/list']) expect((await rpc(served, method, { taskId: 'no-such-task' })).error).toMatchObject({ code: -32601 });
     });
 
+    it('an id of any size or type names no task, and the answer does not echo it whole', async () => {
+      const served = serve(host, () => ({ done: 'x' }));
+      const huge = (await rpc(served, 'tasks/get', { taskId: 'x'.repeat(1_000_000) })).error!;
+      expect(huge).toMatchObject({ code: -32602, data: { reason: 'unknown_task' } });
+      expect(huge.message.length).toBeLessThan(300);
+      for (const [taskId, type] of [
+        [42, 'number'],
+        [null, 'null'],
+        [{ deep: [[[{}]]] }, 'object'],
+        [['a'], 'array'],
+      ]) {
+        expect((await rpc(served, 'tasks/get', { taskId })).error).toMatchObject({ code: -32602, message: `Failed to retrieve task: no task of type ${type} (unknown, or expired)` });
+      }
+    });
+
     it('a task is kept for its ttlMs from its creation, and then forgotten (-32602)', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       const served = serve(host, () => new Promise(() => {}), { ttlMs: 60_000 });
