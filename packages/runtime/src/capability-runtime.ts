@@ -656,6 +656,16 @@ export class CapabilityRuntime {
   }
 
   /**
+   * Lets the store forget a finished call of `deferAsync` whose id was never handed out (an MCP
+   * call of a task tool that ended in its first turn and was answered with its plain result), so
+   * that it is not kept, output and all, for its whole `ttlMs`. A call not yet done is left alone.
+   */
+  async forgetCall(callId: string): Promise<void> {
+    const stored = await this.readStored(callId);
+    if (stored?.state === 'done') await guardStore(this.store().replaceCall({ ...stored, expiresAt: Date.now() + 1 }, ['done']), `call ${stored.callId} could not be forgotten`);
+  }
+
+  /**
    * A deferred call of `deferAsync` as the store holds it, read from any replica: its state, and
    * its result once done (the output parsed from the stored JSON text, every digit kept for an
    * exact-mode tool). A running call whose lease has passed is ended here as failed with
@@ -737,6 +747,8 @@ export class CapabilityRuntime {
   /** The stored call, a running one whose lease has passed ended as `lease_expired` first. */
   private async readStored(callId: string): Promise<StoredCall | undefined> {
     if (typeof callId !== 'string') throw new ToolError('unknown_call', `no deferred call ${quoted(callId)}: a call id is a string`);
+    // Longer than any id this runtime mints: nothing to ask the store for.
+    if (callId.length > maxCallIdLength) return undefined;
     const store = this.store();
     const stored = await guardStore(store.readCall(callId), `call ${JSON.stringify(callId)} could not be read`);
     if (stored?.state !== 'running' || stored.leaseUntil === undefined || stored.leaseUntil > Date.now()) return stored;
@@ -1087,12 +1099,12 @@ function readTtl(options: DeferOptions | undefined): number | undefined | string
   return `ttlMs must be a whole number of milliseconds of at least 1, got ${describeThrown(ttlMs)}`;
 }
 
-/** Eight random base-36 characters: enough that two replicas never pick the same by chance. */
 /** 128 random bits as 32 hex digits: an id nobody can guess or enumerate. */
 function randomToken(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** Eight random base-36 characters: enough that two replicas never pick the same by chance. */
 function randomReplicaId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => (byte % 36).toString(36)).join('');
 }
@@ -1227,6 +1239,8 @@ function readCallOptions(options: CallOptions | undefined): CallSetting | string
 }
 
 const noSetting: CallSetting = { signal: undefined, context: undefined };
+/** Longer than any call id a runtime mints (`call-<replicaId of up to 64>-<n>-<32 hex digits>`). */
+export const maxCallIdLength = 160;
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;

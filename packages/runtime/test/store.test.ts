@@ -236,6 +236,8 @@ describe('replicas sharing a store', () => {
     expect(denied).toMatchObject({ ok: false, error: { code: 'store_unavailable', message: 'no call of "math.add"\'s budget could be reserved: the runtime\'s store did not answer (connect ECONNREFUSED 127.0.0.1:6379)' } });
     await expect((await runtime.deferAsync('math.add', { left: 1, right: 1 })).result).resolves.toMatchObject({ ok: false, error: { code: 'store_unavailable' } });
     await expect(runtime.readCall('call-x-1')).rejects.toMatchObject({ code: 'store_unavailable' });
+    // An id longer than any a runtime mints is not asked of the store at all.
+    expect(await runtime.readCall(`call-x-${'1'.repeat(1_000_000)}`)).toBeUndefined();
     await expect(runtime.claimOnce('k', Date.now() + 1_000)).rejects.toMatchObject({ code: 'store_unavailable' });
     expect(ran).toBe(0);
     expect(runtime.records().map((r) => r.errorCode)).toEqual(['store_unavailable', 'store_unavailable']);

@@ -340,6 +340,8 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
   // A call that settles or asks within its first turn is answered at once (its result, or an input_required round); a longer one becomes a task.
   if (deferred !== undefined && (await outlastsFirstTurn(deferred.result)) && !inputRound.asking) return { task: escalation!.begin(inputRound, deferred) };
   const result = await (deferred?.result ?? runtime.callAsync(name, args, { context: context(inputRound), signal }));
+  // Answered with its plain result, the call's id was never handed out: the store need not keep it, output and all, for a task's ttl.
+  if (deferred !== undefined && (result.ok || result.error.code !== 'suspended')) await runtime.forgetCall(deferred.callId).catch(() => undefined);
   if (!result.ok && result.error.code === 'suspended' && inputRound.missing !== undefined) {
     const message = `the call needs client capabilities its request did not declare: ${JSON.stringify(inputRound.missing)}`;
     await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });

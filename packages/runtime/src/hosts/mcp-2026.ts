@@ -1,3 +1,4 @@
+import { describeThrown } from '../support/describe-thrown.js';
 import type { McpLoggingLevel, McpProtocolVersion } from './mcp.js';
 
 /**
@@ -104,12 +105,21 @@ export const logToStderr: McpUnsentLog = (level, data, logger) => {
   try {
     line = JSON.stringify({ mcpLog: level, ...(logger === undefined ? {} : { logger }), data });
   } catch {
-    line = JSON.stringify({ mcpLog: level, ...(logger === undefined ? {} : { logger }), data: String(data) });
+    line = JSON.stringify({ mcpLog: level, ...(logger === undefined ? {} : { logger }), data: describeThrown(data) });
   }
   const stderr = (globalThis as { process?: { stderr?: { write?: (text: string) => unknown } } }).process?.stderr;
   if (typeof stderr?.write === 'function') stderr.write(`${line}\n`);
   else console.error(line);
 };
+
+/** Hands a message to the server's `unsentLog` (stderr by default); a logger that throws loses the message, never the handler's call. */
+export function sendUnsent(unsentLog: McpUnsentLog | undefined, level: McpLoggingLevel, data: unknown, logger: string | undefined): void {
+  try {
+    (unsentLog ?? logToStderr)(level, data, logger);
+  } catch {
+    // mcpLog is the handler's side channel: its failure is not the call's.
+  }
+}
 
 /** The cache hint of a cacheable 2026-07-28 result: `ttlMs` (whole milliseconds, default 0) and `cacheScope` (default `private`). */
 export interface McpCacheHint {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CapabilityRuntime } from '../capability-runtime.js';
+import { maxCallIdLength, type CapabilityRuntime } from '../capability-runtime.js';
+import { shortened } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
 import { tasksExtension } from './mcp-tasks.js';
@@ -273,7 +274,7 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     if (methodHeader === null || methodHeader.trim() !== method) return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Method header ${methodHeader === null ? 'is missing' : `says ${methodHeader.trim()}`}; the body's method is ${String(method)}`, 400);
     const mirrored = typeof method === 'string' && Object.hasOwn(mcpNameSource, method) ? mcpNameSource[method]! : undefined;
     if (mirrored !== undefined && typeof params[mirrored] === 'string' && headerName(request.headers.get('mcp-name')) !== params[mirrored]) {
-      return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name what the body's ${mirrored} does (${JSON.stringify(params[mirrored])})`, 400);
+      return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name what the body's ${mirrored} does (${JSON.stringify(shortened(params[mirrored] as string, maxCallIdLength))})`, 400);
     }
     const taskMethod = taskMethodsServed?.get(method as string);
     if (taskMethod !== undefined) return taskAnswer(id, () => taskMethod(params));

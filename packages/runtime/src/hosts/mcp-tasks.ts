@@ -1,11 +1,8 @@
-import type { CallResult, CapabilityRuntime, DeferredCall, DeferredStatus } from '../capability-runtime.js';
+import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredCall, type DeferredStatus } from '../capability-runtime.js';
 import { shortened, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { failureText } from './results.js';
 import { invalidParamsCode, McpRequestError, missingCapabilityCode, type McpInputRequest, type TaskQuestions } from './input-rounds.js';
-
-/** Longer than any call id the runtime mints (`call-<replica of up to 64>-<n>-<32 hex digits>`). */
-const maxTaskIdLength = 160;
 
 /**
  * The MCP tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) at 2026-07-28: a
@@ -13,7 +10,7 @@ const maxTaskIdLength = 160;
  * answered with a task (`resultType: "task"`), which the client follows with `tasks/get` (its
  * status, and its result or error inlined once it ends), answers with `tasks/update` (the
  * questions its handler asks meanwhile) and ends with `tasks/cancel`. Here a task is one runtime
- * call (`callAsync`): the same envelope, contract, budget and record as any call, its status read
+ * call (`deferAsync`, its id the task's id): the same envelope, contract, budget and record as any call, its status read
  * from the call (working until its promise settles), its result the call's result as `tools/call`
  * would have answered it, so an output that breaks its contract ends the task `failed` and is
  * never delivered. Which tools may become tasks is the server's choice (`McpTasksOptions`).
@@ -236,9 +233,9 @@ export class McpTaskService {
   /** The task's call, or the -32602 error for an id that names none (never made, or expired). */
   private async find(taskId: unknown): Promise<DeferredStatus> {
     // An id longer than any the runtime mints names no task: the store is not asked, and the answer does not echo it whole.
-    const status = typeof taskId === 'string' && taskId.length <= maxTaskIdLength ? await this.read(taskId) : undefined;
+    const status = typeof taskId === 'string' && taskId.length <= maxCallIdLength ? await this.read(taskId) : undefined;
     if (status === undefined) {
-      const named = typeof taskId === 'string' ? JSON.stringify(shortened(taskId, maxTaskIdLength)) : `of type ${taskId === null ? 'null' : Array.isArray(taskId) ? 'array' : typeof taskId}`;
+      const named = typeof taskId === 'string' ? JSON.stringify(shortened(taskId, maxCallIdLength)) : `of type ${taskId === null ? 'null' : Array.isArray(taskId) ? 'array' : typeof taskId}`;
       throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${named} (unknown, or expired)`, { reason: 'unknown_task' });
     }
     return status;

@@ -2,7 +2,7 @@ import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '.
 import type { ContentBlock } from '../content.js';
 import { describeNames, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
-import { cacheHint, logToStderr, metaKeys, modernLogRoute, requestRevision, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
+import { cacheHint, metaKeys, modernLogRoute, requestRevision, sendUnsent, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
 import { ask, callInRounds, invalidParamsCode, McpRequestError, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
 import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTasksOptions } from './mcp-tasks.js';
@@ -601,7 +601,7 @@ function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
     async () => {},
     noChannel,
     // No notifications/message to send: the message goes where unsent ones go.
-    async (level, data, logger) => (options.unsentLog ?? logToStderr)(level, data, logger),
+    async (level, data, logger) => sendUnsent(options.unsentLog, level, data, logger),
     inputRound,
   );
 }
@@ -614,7 +614,7 @@ function sdkCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
   const toClient = (meta: unknown, level: McpLoggingLevel, data: unknown, logger: string | undefined): boolean => {
     if (protocol === '2025-11-25') return options.isLogIgnored?.(level, sessionId) !== true;
     const route = modernLogRoute(meta, level);
-    if (route === 'elsewhere') (options.unsentLog ?? logToStderr)(level, data, logger);
+    if (route === 'elsewhere') sendUnsent(options.unsentLog, level, data, logger);
     return route === 'client';
   };
   const logVia = (notify: (notification: McpMessage) => Promise<void>, meta: unknown) => async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {

@@ -242,6 +242,12 @@ describe('mcpHttpHandler answers a request that breaks 2026-07-28 with that revi
     expect(await answer(await handler.fetch(modernRequest(change as never)))).toMatchObject({ status, code, id: 41 });
   });
 
+  it("an Mcp-Name mismatch quotes at most 160 characters of the body's name, however long it is", async () => {
+    const response = await handler.fetch(modernRequest({ method: 'tools/call', params: { name: 'x'.repeat(1_000_000), arguments: {} }, headers: { 'mcp-name': 'text.echo' } } as never));
+    expect(response.status).toBe(400);
+    expect((await response.text()).length).toBeLessThan(600);
+  });
+
   it('a revision it does not serve: -32022 with the revisions it does', async () => {
     const later = { 'io.modelcontextprotocol/protocolVersion': '2027-01-01', 'io.modelcontextprotocol/clientCapabilities': {} };
     expect(await answer(await handler.fetch(modernRequest({ meta: later, headers: { 'mcp-protocol-version': '2027-01-01' } })))).toEqual({ status: 400, code: -32022, id: 41, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '2027-01-01' } });

@@ -194,6 +194,20 @@ describe('mcpLog on SDK v2 follows the revision of the request', () => {
     expect(leveled.filter((message) => message['method'] === 'notifications/message').map((message) => (message['params'] as { data: unknown }).data)).toEqual(['added']);
     expect(unsent).toEqual([]);
   });
+
+  it('an unsentLog that throws loses the message, never the call', async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, (async (input: { left: number; right: number }, request: never) => {
+      await mcpLog(request, 'warning', 'adding');
+      return { total: input.left + input.right };
+    }) as never);
+    const unsentLog = () => {
+      throw new Error('the log collector is down');
+    };
+    const request = { name: 'math.add', arguments: { left: 1, right: 2 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
+    const answer = await mcpToolHandlers(runtime, { unsentLog }).callTool(request);
+    expect(answer).toMatchObject({ structuredContent: { total: 3 } });
+  });
 });
 
 /**

@@ -216,6 +216,10 @@ for (const host of Object.keys(hosts) as (keyof typeof hosts)[]) {
       const served = serve(host, ({ mode }) => ({ done: mode }));
       expect((await call(served, 'now')).result).toMatchObject({ resultType: 'complete', structuredContent: { done: 'now' } });
       expect((await call(served, 'now', { elicitation: {} }, 'jobs.quick')).result).toMatchObject({ resultType: 'complete', structuredContent: { ok: true } });
+      // Answered plainly, the calls' ids were never handed out: the store does not keep them for a task's ttl.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const record of served.records) expect(await served.runtime.readCall(record.callId)).toBeUndefined();
+      expect(served.records).toHaveLength(2);
     });
 
     it('a required task tool refuses a client without the extension (-32021, naming it); tasks methods refuse it as well', async () => {
