@@ -449,11 +449,8 @@ export class CapabilityRuntime {
    */
   defer<O = unknown>(name: string, input: unknown, options?: CallOptions): DeferredCall<O> {
     const started = this.start(name, input, true, false, options);
-    const handle = newHandle(started.ok ? started.call.record.callId : started.callId, name);
-    if (!started.ok) {
-      handle.settle(started);
-      return handle as DeferredCall<O>;
-    }
+    if (!started.ok) return settledHandle(started, name) as DeferredCall<O>;
+    const handle = newHandle(started.call.record.callId, name);
     const call = this.openDeferred(started.call, handle);
     if (call !== undefined) this.queue.push(call);
     return handle as DeferredCall<O>;
@@ -467,17 +464,17 @@ export class CapabilityRuntime {
     // Written out: a spread of the started call costs more than the rest of callAsync together (V8's generic copy of properties).
     const call: DeferredOpenCall = { entry: started.entry, record: started.record, input: started.input, setting: started.setting, watch: started.watch, handle };
     this.open.set(handle.callId, call);
-    const hostSignal = call.setting.signal;
-    if (hostSignal !== undefined) {
-      const onAbort = (): void => void (this.open.get(handle.callId) === call && this.cancelOpen(call));
-      hostSignal.addEventListener('abort', onAbort, { once: true });
-      call.release = () => hostSignal.removeEventListener('abort', onAbort);
-    }
+    listenForAbort(call, () => void (this.open.get(handle.callId) === call && this.cancelOpen(call)));
     if (call.entry.handler !== undefined) return call;
-    handle.state = 'pending';
+    this.handOff(call);
+    return undefined;
+  }
+
+  /** A protocol call goes to the outside: pending until `complete`, `fail` or `cancel` ends it. */
+  private handOff(call: DeferredOpenCall): void {
+    call.handle.state = 'pending';
     this.notify(call.record);
     if (call.watch !== undefined) observe(call.watch, (watch) => watch.handedOff?.({ ...call.record }));
-    return undefined;
   }
 
   /**
@@ -497,11 +494,8 @@ export class CapabilityRuntime {
   /** Runs a deferred call's handler; a promise it returns settles the call when it settles. */
   private run(call: DeferredOpenCall): void {
     call.handle.state = 'running';
-    const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
     // A call cancelled while its handler ran is already settled: what the handler gives later is dropped.
-    const settleIfOpen = (settlement: Settlement): void => void (this.open.get(call.record.callId) === call && this.settle(call, settlement));
-    if ('awaited' in outcome) settleThenable(outcome.awaited, settleIfOpen);
-    else settleIfOpen(outcome);
+    runThen(call, (settlement) => void (this.open.get(call.record.callId) === call && this.settle(call, settlement)));
   }
 
   /** Completes a pending protocol call; its output is held to the envelope and the output contract. */
@@ -634,22 +628,12 @@ export class CapabilityRuntime {
     const handle = newHandle(record.callId, entry.name);
     const open: StoredOpenCall = { ...call, handle, stored };
     this.storedCalls.set(record.callId, open);
-    const hostSignal = call.setting.signal;
-    if (hostSignal !== undefined) {
-      const onAbort = (): void => void this.cancelAsync(record.callId).catch(() => undefined);
-      if (hostSignal.aborted) onAbort();
-      hostSignal.addEventListener('abort', onAbort, { once: true });
-      open.release = () => hostSignal.removeEventListener('abort', onAbort);
-    }
+    listenForAbort(open, () => void this.cancelAsync(record.callId).catch(() => undefined));
     if (runsHere) {
       handle.state = 'running';
-      const outcome = call.watch === undefined ? runHandler(open) : runWatched(open, call.watch);
-      if ('awaited' in outcome) settleThenable(outcome.awaited, (settlement) => void this.endRunning(open, settlement));
-      else void this.endRunning(open, outcome);
+      runThen(open, (settlement) => void this.endRunning(open, settlement));
     } else {
-      handle.state = 'pending';
-      this.notify(record);
-      if (call.watch !== undefined) observe(call.watch, (watch) => watch.handedOff?.({ ...record }));
+      this.handOff(open);
     }
     this.keepPolling();
     return handle as DeferredCall<O>;
@@ -1159,6 +1143,25 @@ function runHandler(call: OpenCall): Settlement | { readonly awaited: () => Prom
  * Runs the handler through the observer's `runHandler`; an observer that throws before running it
  * does not keep it from running, and one that throws after it ran does not change its outcome.
  */
+/** Runs the call's handler (watched where observed); `settle` hears how it ended, now or when its promise settles. */
+function runThen(call: OpenCall, settle: (settlement: Settlement) => void): void {
+  const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
+  if ('awaited' in outcome) settleThenable(outcome.awaited, settle);
+  else settle(outcome);
+}
+
+/**
+ * Cancels the call when the host's signal aborts (at once if it already has: a call of
+ * `deferAsync` waited for the store), until `release` is called at the call's end.
+ */
+function listenForAbort(call: OpenCall, onAbort: () => void): void {
+  const hostSignal = call.setting.signal;
+  if (hostSignal === undefined) return;
+  if (hostSignal.aborted) onAbort();
+  hostSignal.addEventListener('abort', onAbort, { once: true });
+  call.release = () => hostSignal.removeEventListener('abort', onAbort);
+}
+
 function runWatched(call: OpenCall, watch: CallWatch): Settlement | { readonly awaited: () => Promise<unknown> } {
   let outcome: Settlement | { readonly awaited: () => Promise<unknown> } | undefined;
   const run = (): unknown => (outcome = runHandler(call));
