@@ -734,12 +734,13 @@ export class CapabilityRuntime {
     // Longer than any id this runtime mints: nothing to ask the store for.
     if (callId.length > maxCallIdLength) return undefined;
     const store = this.store();
-    const stored = await guardStore(store.readCall(callId), `call ${JSON.stringify(callId)} could not be read`);
+    const read = () => guardStore(store.readCall(callId), `call ${quoted(callId)} could not be read`);
+    const stored = await read();
     if (stored?.state !== 'running' || stored.leaseUntil === undefined || stored.leaseUntil > Date.now()) return stored;
     const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner ?? '(unknown)'}, whose lease on it ran out at ${new Date(stored.leaseUntil).toISOString()} (the replica stopped, or lost the store): it may or may not have done its work`);
     const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
     if (await guardStore(store.replaceCall(expired, ['running']), `call ${stored.callId} could not be updated`)) return expired;
-    return guardStore(store.readCall(callId), `call ${JSON.stringify(callId)} could not be read`);
+    return read();
   }
 
   private async endPending(callId: string, settlement: Settlement): Promise<CallResult> {

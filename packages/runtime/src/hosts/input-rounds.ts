@@ -2,6 +2,7 @@ import type { CallResult, CapabilityRuntime, DeferredCall, ToolRequest } from '.
 import type { ContractValidator, PathSegment } from '../contract.js';
 import { ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
+import { isObjectRecord } from '../support/is-object-record.js';
 import type { OpenResult, RequestStateBinding, RequestStateSeal } from './request-state.js';
 
 /**
@@ -309,7 +310,7 @@ export interface Escalation<T> {
  */
 export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound) => unknown, signal: AbortSignal | undefined, escalation?: Escalation<T>): Promise<RoundResult<T>> {
   const { inputResponses, requestState } = retry;
-  if (inputResponses !== undefined && (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))) {
+  if (inputResponses !== undefined && !isObjectRecord(inputResponses)) {
     throw new McpRequestError(invalidParamsCode, `inputResponses must be an object of answers by key, got ${describeAnswer(inputResponses)}`, { reason: 'invalid_input_responses' });
   }
   const binding = { tool: name, arguments: args };

@@ -1,6 +1,7 @@
 import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredCall, type DeferredStatus } from '../capability-runtime.js';
 import { shortened, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
+import { isObjectRecord } from '../support/is-object-record.js';
 import { failureText } from './results.js';
 import { invalidParamsCode, McpRequestError, missingCapabilityCode, type McpInputRequest, type TaskQuestions } from './input-rounds.js';
 
@@ -91,7 +92,7 @@ export function taskSettings(options: McpTasksOptions): TaskSettings {
 /** Whether a request's capabilities declare the extension. */
 export function declaresTasks(clientCapabilities: Readonly<Record<string, unknown>>): boolean {
   const extensions = clientCapabilities['extensions'];
-  return typeof extensions === 'object' && extensions !== null && (extensions as Record<string, unknown>)[tasksExtension] !== undefined;
+  return isObjectRecord(extensions) && extensions[tasksExtension] !== undefined;
 }
 
 /** The -32021 error for a request that needs the extension its client did not declare. */
@@ -195,7 +196,7 @@ export class McpTaskService {
 
   /** Hands the answers to the questions they answer; answers to keys not open (here) are ignored, as the extension says. */
   async update(taskId: unknown, inputResponses: unknown): Promise<{ resultType: 'complete' }> {
-    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+    if (!isObjectRecord(inputResponses)) {
       throw new McpRequestError(invalidParamsCode, 'tasks/update needs inputResponses: an object of answers by the keys of the inputRequests they answer', { reason: 'invalid_input_responses' });
     }
     const status = await this.find(taskId);
