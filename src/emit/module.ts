@@ -65,8 +65,9 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: [supportNote, ...helperCode(validators.helpers, exact)].join('\n\n'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
-  const js = fillTemplate(templates.js, { ...common, types: '', helpers: [supportNote, ...helperCode(validators.helpers, exact, 'js')].join('\n\n'), hoisted: hoisted.js, validators: validators.functionsText('js') });
+  const helpers = (language: 'ts' | 'js') => [supportNote, ...helperCode(validators.helpers, exact, language)].join('\n\n');
+  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: helpers('ts'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
+  const js = fillTemplate(templates.js, { ...common, types: '', helpers: helpers('js'), hoisted: hoisted.js, validators: validators.functionsText('js') });
   return { js, declarations: fillTemplate(templates.declarations, common) };
 }
 

@@ -150,7 +150,7 @@ export class McpTaskService {
 
   constructor(
     private readonly runtime: CapabilityRuntime,
-    readonly settings: TaskSettings,
+    private readonly settings: TaskSettings,
     /** A call's result as `tools/call` words it. */
     private readonly toolResult: (tool: string, result: CallResult) => Record<string, unknown>,
   ) {
