@@ -204,6 +204,9 @@ const allowedValues17 = /* @__PURE__ */ Object.freeze(["a/b~c", "x*/y", "\u2028"
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  if (!("__proto__" in value)) return false;
+  if (!("" in value)) return false;
+  if (!("toString" in value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {

@@ -233,6 +233,7 @@ const allowedValues2 = /* @__PURE__ */ Object.freeze([[1, 2], { kind: "point" },
 // Input #
 function checkInput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  if (!("query" in value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
@@ -521,6 +522,7 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
 // Output #
 function checkOutput(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  if (!("hits" in value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {
@@ -633,6 +635,8 @@ function collectOutputHits(value: unknown, path: PathSegment[], issues: Validati
 // #/properties/hits/items
 function checkOutputHitsItems(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
+  if (!("id" in value)) return false;
+  if (!("score" in value)) return false;
   let required = 0;
   for (const key in value) {
     switch (key) {

@@ -95,7 +95,9 @@ function propertyStem(name: string, index: number): string {
  * The fast path walks an object's keys with for…in, which visits the own enumerable keys, the
  * properties the value has as JSON (only a polluted Object.prototype adds inherited ones, and then
  * the issue pass decides instead), and sorts each by a `switch`. How it reads the properties
- * depends on the object's shapes (`readsByName`).
+ * depends on the object's shapes (`readsByName`). Where it reads them by key, a required name that
+ * `in` finds nowhere on the object, own or inherited, is missing, so the check returns before the
+ * walk; `in` runs no getter, and a name it does find is still proved the object's own by the walk.
  */
 function emitCheck(rules: ObjectRules, scope: EmitScope): Code {
   const closed = rules.additionalProperties === false;
@@ -111,6 +113,7 @@ function emitCheck(rules: ObjectRules, scope: EmitScope): Code {
   const other = closed ? code`return false;` : code`if (!${Code.helper('isJsonValue')}(${scope.value}[${key}])) return false;`;
   const loop = closed && cases.length === 0 ? [code`for (const _key in ${scope.value}) return false;`] : [code`for (const ${key} in ${scope.value}) {`, ...(cases.length > 0 ? [code`switch (${key}) {`, ...cases, code`}`] : []), other, code`}`];
   return lines([
+    ...(byName ? [] : rules.required.map((name) => code`if (!(${name} in ${scope.value})) return false;`)),
     rules.required.length > 0 ? code`let ${count} = 0;` : undefined,
     ...loop,
     rules.required.length > 0 ? code`if (${count} !== ${rules.required.length}) return false;` : undefined,
