@@ -29,11 +29,14 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
 }
 
+/** Lua that returns 0 where the budget at `key` has `limit` calls taken, and else takes one; the count expires `ttl` ms after its first. */
+const takeFromBudget = (key: string, limit: string, ttl: string): string => `local used = tonumber(redis.call('GET', ${key}) or '0')
+if used >= tonumber(${limit}) then return 0 end
+redis.call('INCR', ${key})
+if redis.call('PTTL', ${key}) < 0 then redis.call('PEXPIRE', ${key}, ${ttl}) end`;
+
 const reserveScript = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+${takeFromBudget('KEYS[1]', 'ARGV[1]', 'ARGV[2]')}
 return 1`;
 
 const releaseScript = `
@@ -44,10 +47,7 @@ return 0`;
 const openScript = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('call id already stored') end
 if ARGV[5] ~= '' then
-  local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if used >= tonumber(ARGV[5]) then return 0 end
-  redis.call('INCR', KEYS[2])
-  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[6]) end
+${takeFromBudget('KEYS[2]', 'ARGV[5]', 'ARGV[6]')}
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'lease', ARGV[2], 'call', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
