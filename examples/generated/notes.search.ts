@@ -623,7 +623,7 @@ function collectOutputHits(value: unknown, path: PathSegment[], issues: Validati
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
-      if (!checkOutputHitsItems(item)) {
+      if (!(objectPrototypeIsClean() && checkOutputHitsItems(item))) {
         path.push(i);
         collectOutputHitsItems(item, path, issues, schemaPath + "/items");
         path.pop();

@@ -77,12 +77,14 @@ export const collectPass: Pass = {
   },
   notJson: (value, schemaPath, path) => issue(path, schemaPath, 'type', code`"must be a JSON value, got " + ${Code.helper('describeType')}(${value})`, code`{}`),
   // An array item that passes the fast check has nothing to report, so of many items only the
-  // failing ones are collected. A property is collected at once: checking it first would walk the
-  // failing path again at every level.
+  // failing ones are collected. The fast check is the verdict only while Object.prototype has no
+  // enumerable key (its key walk would count an inherited one), which the module's
+  // `objectPrototypeIsClean` tells; the issue pass also runs where it does not. A property is
+  // collected at once: checking it first would walk the failing path again at every level.
   child: (names, value, path, schemaPath, skipIfValid) => {
     const call = code`${Code.identifier(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
-    return skipIfValid ? lines([code`if (!${Code.identifier(names.checkName)}(${value})) {`, collect, code`}`]) : collect;
+    return skipIfValid ? lines([code`if (!(objectPrototypeIsClean() && ${Code.identifier(names.checkName)}(${value}))) {`, collect, code`}`]) : collect;
   },
   loopLimit: ' && issues.length <= maxIssues',
 };

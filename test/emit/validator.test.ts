@@ -143,6 +143,20 @@ describe('a value is judged as what it means as JSON, and a failure says why', (
     }
   });
 
+  it('a polluted Object.prototype satisfies no required property of an array item either (the issue pass collects only failing items)', () => {
+    const list = compileSchema('{"type": "object", "properties": {"list": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a", "zzz"]}}}, "required": ["list"]}');
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype['zzz'] = 1;
+    try {
+      expect(list.is({ list: [{ a: 1 }] })).toBe(false);
+      const result = list.validate({ list: [{ a: 1, zzz: 2 }, { a: 1 }] });
+      expect(result.ok ? [] : result.issues.map((i) => [i.instancePath, i.message])).toEqual([['/list/1', 'missing required property "zzz" (only Object.prototype has it; an inherited property is not part of the value as JSON)']]);
+    } finally {
+      delete prototype['zzz'];
+    }
+    expect(list.is({ list: [{ a: 1, zzz: 2 }] })).toBe(true);
+  });
+
   it('a non-enumerable property is reported missing, with the reason', () => {
     const validator = compileSchema('{"type": "object", "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}}, "required": ["left", "right"], "additionalProperties": false}');
     const value = Object.defineProperty({ left: 1, extra: 2 }, 'right', { value: 2, enumerable: false });
