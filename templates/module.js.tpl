@@ -4,13 +4,13 @@
 
 const maxIssues = {{maxIssues}};
 
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
 function issue(path, schemaPath, keyword, message, params) {
   let instancePath = "";
   for (const segment of path) {
-    const token = String(segment);
-    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
   }
-  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+  return { instancePath, schemaPath, keyword, message, params, path };
 }
 
 {{helpers}}

@@ -99,13 +99,13 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
+function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
   for (const segment of path) {
-    const token = String(segment);
-    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
   }
-  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+  return { instancePath, schemaPath, keyword, message, params, path };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -124,6 +124,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function absenceNote(value: Record<string, unknown>, name: string): string {
+  // Nowhere on the object or its prototype, which is the usual case: one lookup instead of three.
+  if (!(name in value)) return "";
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
   if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
@@ -330,7 +332,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -351,8 +353,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property15: unknown;
     let property16: unknown;
     let property17: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "\"quoted\"":
           property0 = value[key];
@@ -470,7 +473,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       }
     }
     if (property6 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
     } else {
       if (typeof property6 !== "string") {
         issues.push(issue([...path, "__proto__"], schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property6), { type: "string" }));
@@ -486,7 +489,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       }
     }
     if (property8 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
     } else {
       if (typeof property8 !== "string") {
         issues.push(issue([...path, "toString"], schemaPath + "/properties/toString/type", "type", "must be string, got " + describeType(property8), { type: "string" }));
@@ -509,7 +512,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       }
     }
     if (property11 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
     } else {
       if (typeof property11 !== "string") {
         issues.push(issue([...path, ""], schemaPath + "/properties//type", "type", "must be string, got " + describeType(property11), { type: "string" }));
@@ -610,13 +613,14 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "constructor":
           property0 = value[key];
@@ -672,12 +676,13 @@ function checkOutputProto(value: unknown): boolean {
 
 function collectOutputProto(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "__proto__":
           property0 = value[key];

@@ -275,13 +275,13 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
+function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
   for (const segment of path) {
-    const token = String(segment);
-    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
   }
-  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+  return { instancePath, schemaPath, keyword, message, params, path };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -300,6 +300,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function absenceNote(value: Record<string, unknown>, name: string): string {
+  // Nowhere on the object or its prototype, which is the usual case: one lookup instead of three.
+  if (!(name in value)) return "";
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
   if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
@@ -1014,7 +1016,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -1145,8 +1147,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property125: unknown;
     let property126: unknown;
     let property127: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "flag_000":
           property0 = value[key];
@@ -2213,13 +2216,14 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "choice":
           property0 = value[key];
@@ -2282,12 +2286,13 @@ function checkOutputDeep(value: unknown): boolean {
 
 function collectOutputDeep(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2298,7 +2303,7 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2334,12 +2339,13 @@ function checkOutputDeepNext(value: unknown): boolean {
 
 function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2350,7 +2356,7 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2386,12 +2392,13 @@ function checkOutputDeepNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2402,7 +2409,7 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2438,12 +2445,13 @@ function checkOutputDeepNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2454,7 +2462,7 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2490,12 +2498,13 @@ function checkOutputDeepNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2506,7 +2515,7 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2542,12 +2551,13 @@ function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2558,7 +2568,7 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2594,12 +2604,13 @@ function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2610,7 +2621,7 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2646,12 +2657,13 @@ function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2662,7 +2674,7 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2698,12 +2710,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolea
 
 function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2714,7 +2727,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2750,12 +2763,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): bo
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2766,7 +2780,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2802,12 +2816,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown)
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2818,7 +2833,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2854,12 +2869,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unkn
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2870,7 +2886,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2906,12 +2922,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: 
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2922,7 +2939,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -2958,12 +2975,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(val
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2974,7 +2992,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3010,12 +3028,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3026,7 +3045,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3062,12 +3081,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3078,7 +3098,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3114,12 +3134,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3130,7 +3151,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3166,12 +3187,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3182,7 +3204,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3218,12 +3240,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3234,7 +3257,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3270,12 +3293,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3286,7 +3310,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3322,12 +3346,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3338,7 +3363,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3374,12 +3399,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3390,7 +3416,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3426,12 +3452,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3442,7 +3469,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3478,12 +3505,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3494,7 +3522,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3530,12 +3558,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3546,7 +3575,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3582,12 +3611,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3598,7 +3628,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3634,12 +3664,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3650,7 +3681,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3686,12 +3717,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3702,7 +3734,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3738,12 +3770,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3754,7 +3787,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
@@ -3790,12 +3823,13 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3806,7 +3840,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }

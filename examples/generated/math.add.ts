@@ -65,13 +65,13 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
+function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
   for (const segment of path) {
-    const token = String(segment);
-    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
   }
-  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+  return { instancePath, schemaPath, keyword, message, params, path };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -90,6 +90,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function absenceNote(value: Record<string, unknown>, name: string): string {
+  // Nowhere on the object or its prototype, which is the usual case: one lookup instead of three.
+  if (!(name in value)) return "";
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
   if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
@@ -145,13 +147,14 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "left":
           property0 = value[key];
@@ -164,12 +167,12 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     if (property1 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
     } else {
       if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
@@ -203,12 +206,13 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "total":
           property0 = value[key];
@@ -218,7 +222,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
     } else {
       if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }

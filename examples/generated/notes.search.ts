@@ -104,13 +104,13 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-function issue(path: readonly PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
+function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   let instancePath = "";
   for (const segment of path) {
-    const token = String(segment);
-    instancePath += "/" + (token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token);
+    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
   }
-  return { instancePath, schemaPath, keyword, message, params, path: path.slice() };
+  return { instancePath, schemaPath, keyword, message, params, path };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -129,6 +129,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function absenceNote(value: Record<string, unknown>, name: string): string {
+  // Nowhere on the object or its prototype, which is the usual case: one lookup instead of three.
+  if (!(name in value)) return "";
   if (Object.prototype.propertyIsEnumerable.call(value, name)) return " (its value is undefined, which is not JSON)";
   if (Object.hasOwn(value, name)) return " (the object's own property is not enumerable, so it is not part of the value as JSON)";
   if (Object.prototype.propertyIsEnumerable.call(Object.prototype, name)) return " (only Object.prototype has it; an inherited property is not part of the value as JSON)";
@@ -299,7 +301,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -311,8 +313,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property6: unknown;
     let property7: unknown;
     let property8: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "query":
           property0 = value[key];
@@ -354,7 +357,7 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
     } else {
       if (typeof property0 !== "string") {
         issues.push(issue([...path, "query"], schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
@@ -440,9 +443,9 @@ function checkInputTags(value: unknown): boolean {
 
 function collectInputTags(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
-    if (value.length > 10) issues.push(issue(path, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
+    if (value.length > 10) issues.push(issue(path.slice(), schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (typeof item !== "string") {
@@ -477,13 +480,14 @@ function checkInputFilters(value: unknown): boolean {
 
 function collectInputFilters(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "after":
           property0 = value[key];
@@ -553,14 +557,15 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
     let property2: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "hits":
           property0 = value[key];
@@ -578,7 +583,7 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
     } else {
       path.push("hits");
       collectOutputHits(property0, path, issues, schemaPath + "/properties/hits");
@@ -619,7 +624,7 @@ function checkOutputHits(value: unknown): boolean {
 
 function collectOutputHits(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
@@ -667,14 +672,15 @@ function checkOutputHitsItems(value: unknown): boolean {
 
 function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
     let property2: unknown;
+    const inherited = !objectPrototypeIsClean();
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (inherited && !Object.hasOwn(value, key)) continue;
       switch (key) {
         case "id":
           property0 = value[key];
@@ -691,12 +697,12 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
     } else {
       if (typeof property0 !== "string") issues.push(issue([...path, "id"], schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     if (property1 === undefined) {
-      issues.push(issue(path, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
+      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
     } else {
       if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }

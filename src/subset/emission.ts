@@ -26,7 +26,8 @@ export interface PathRef {
   readonly key?: Code;
 }
 
-const at = (path: PathRef): Code => (path.key === undefined ? path.base : code`[...${path.base}, ${path.key}]`);
+/** The issue's own copy of its path: the pass keeps pushing to and popping from `path`. */
+const at = (path: PathRef): Code => (path.key === undefined ? code`${path.base}.slice()` : code`[...${path.base}, ${path.key}]`);
 export const functionPath: PathRef = { base: Code.identifier('path') };
 export const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
 

@@ -202,9 +202,13 @@ function emitCollect(rules: ObjectRules, scope: EmitScope): Code {
   });
   const member = Code.identifier('member');
   const other = closed ? keepForLater(code`undefined`) : lines([code`const ${member} = ${value}[${key}];`, code`if (!${Code.helper('isJsonValue')}(${member})) ${keepForLater(member)}`]);
+  // for…in visits an inherited key only where Object.prototype has an enumerable one, tested once
+  // per object before its walk, instead of an Object.hasOwn call per key.
+  const inherited = Code.identifier('inherited');
   const loop = lines([
+    code`const ${inherited} = !objectPrototypeIsClean();`,
     code`for (const ${key} in ${value}) {`,
-    code`if (!Object.hasOwn(${value}, ${key})) continue;`,
+    code`if (${inherited} && !Object.hasOwn(${value}, ${key})) continue;`,
     ...(cases.length > 0 ? [code`switch (${key}) {`, ...cases, code`}`] : []),
     // Past what a result keeps, keys are still walked for the declared properties, but nothing else is read.
     code`if (${full}) continue;`,
