@@ -4,6 +4,7 @@ import { broadSchema, hostileVersion, nearValue, type Schema } from '../support/
 import { compileSchema, realIssueMessages, type LoadedValidator } from '../support/load-module.js';
 import { referenceHolds, schemaText } from '../support/reference-validator.js';
 import { copyEnvelope, defaultEnvelopeLimits } from '../../packages/runtime/src/envelope.js';
+import { isPlainObject } from '../../packages/runtime/src/support/is-plain-object.js';
 
 /**
  * The generated validators against the independent reference validator (test/support), on random
@@ -56,10 +57,10 @@ function render(value: unknown, depth = 0): string {
   return `${tag}{ ${members.join(', ')} }`;
 }
 
-/** The class of an instance, read from its prototype (the instance's own "constructor" may be anything). */
+/** The names a schema's `required` lists. */
 const requiredOf = (schema: Schema): string[] => (Array.isArray(schema['required']) ? schema['required'].filter((name): name is string => typeof name === 'string') : []);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
+/** The class of an instance, read from its prototype (the instance's own "constructor" may be anything). */
 function prototypeName(prototype: unknown): string {
   const constructor: unknown = Object.getOwnPropertyDescriptor(prototype as object, 'constructor')?.value;
   return typeof constructor === 'function' ? constructor.name : 'instance';
@@ -111,7 +112,7 @@ describe('generated validators agree with the reference validator (property)', (
               expectAgreement(list, listSchema, [value], false);
               // The same object with a required property moved to Object.prototype: only an inherited one has it.
               for (const name of requiredOf(schema)) {
-                if (!isRecord(value) || !Object.hasOwn(value, name) || (name !== key && Object.hasOwn(prototype, name))) continue;
+                if (!isPlainObject(value) || !Object.hasOwn(value, name) || (name !== key && Object.hasOwn(prototype, name))) continue;
                 const { [name]: own, ...rest } = value;
                 prototype[name] = own;
                 try {
