@@ -42,6 +42,7 @@ export function packedPackages(): PackedPackages {
   try {
     // Packed by the script a clone uses before the packages are published (`npm run pack:local`), from the dist/ the tests built.
     const result = JSON.parse(execFileSync(process.execPath, ['scripts/pack-local.js', folder, '--json', '--no-build'], { cwd: resolve('.'), encoding: 'utf8', env: npmEnvironment, stdio: ['ignore', 'pipe', 'pipe'] })) as PackedPackages;
+    cacheRegistryDependencies();
     writeFileSync(`${packed}.tmp`, JSON.stringify(result));
     renameSync(`${packed}.tmp`, packed);
     return result;
@@ -49,6 +50,20 @@ export function packedPackages(): PackedPackages {
     writeFileSync(failed, error instanceof Error ? error.message : String(error));
     throw error;
   }
+}
+
+/**
+ * The tests install the tarballs with `npm install --offline`, and the compiler's own dependencies
+ * (commander) then come from npm's cache. `npm ci` fills the cache with their tarballs but not with
+ * the registry documents an install that resolves a range reads, so on a fresh machine the offline
+ * install failed with ENOTCACHED: each is added to the cache once, at the version the lockfile has.
+ */
+function cacheRegistryDependencies(): void {
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+  const locked = (JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version?: string }> }).packages;
+  const fromRegistry = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@json-tool-contracts/'));
+  const specs = fromRegistry.map((name) => `${name}@${locked[`node_modules/${name}`]!.version}`);
+  execFileSync('npm', ['cache', 'add', ...specs], { encoding: 'utf8', env: npmEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function waitFor(packed: string, failed: string): PackedPackages {
