@@ -125,8 +125,8 @@ export const contract = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator(isInput, validateInput, inputSchema),
-  output: /* @__PURE__ */ createValidator(isOutput, validateOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator(isInput, validateInput, {{inputSchemaForHosts}}),
+  output: /* @__PURE__ */ createValidator(isOutput, validateOutput, {{outputSchemaForHosts}}),
 };
 
 export default contract;

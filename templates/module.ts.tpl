@@ -171,8 +171,8 @@ export const contract: ToolContract<{{inputType}}, {{outputType}}, {{name}}> = {
   exactNumbers: {{exactNumbers}},
   inputSchema,
   outputSchema,
-  input: /* @__PURE__ */ createValidator<{{inputType}}>(isInput, validateInput, inputSchema),
-  output: /* @__PURE__ */ createValidator<{{outputType}}>(isOutput, validateOutput, outputSchema),
+  input: /* @__PURE__ */ createValidator<{{inputType}}>(isInput, validateInput, {{inputSchemaForHosts}}),
+  output: /* @__PURE__ */ createValidator<{{outputType}}>(isOutput, validateOutput, {{outputSchemaForHosts}}),
 };
 
 export default contract;

@@ -28,6 +28,7 @@ export type HelperName =
   | 'decimalOf'
   | 'decimalKey'
   | 'compareDecimal'
+  | 'hostJsonSchema'
   | 'copyJsonValue'
   | 'describeThrown';
 
@@ -49,6 +50,7 @@ const helperOrder: readonly HelperName[] = [
   'decimalOf',
   'decimalKey',
   'compareDecimal',
+  'hostJsonSchema',
   'copyJsonValue',
   'describeThrown',
 ];

@@ -42,7 +42,15 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
   const types = emitTypes(contract, stem, exact);
   const inputSchema = schemaToJson(contract.input);
   const outputSchema = schemaToJson(contract.output);
-  if (usesJsonNumber(inputSchema, exact) || usesJsonNumber(outputSchema, exact)) validators.helpers.add('jsonNumber');
+  // A schema holding numbers no double holds is handed to hosts (the Standard JSON Schema trait) as hostJsonSchema shows it.
+  const forHosts = (schema: typeof inputSchema, name: string, role: 'input' | 'output'): string => {
+    if (!usesJsonNumber(schema, exact)) return name;
+    validators.helpers.add('jsonNumber');
+    validators.helpers.add('hostJsonSchema');
+    return `/* @__PURE__ */ hostJsonSchema(${name}, ${literal(role)})`;
+  };
+  const inputSchemaForHosts = forHosts(inputSchema, 'inputSchema', 'input');
+  const outputSchemaForHosts = forHosts(outputSchema, 'outputSchema', 'output');
   // The template's createValidator hands out copies of the schemas and describes what a read threw.
   validators.helpers.add('copyJsonValue');
   validators.helpers.add('describeThrown');
@@ -55,6 +63,8 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
     maxIssues: String(maxIssues),
     inputSchema: jsonLiteralBlock(inputSchema, exact),
     outputSchema: jsonLiteralBlock(outputSchema, exact),
+    inputSchemaForHosts,
+    outputSchemaForHosts,
     name: literal(contract.name),
     description: literal(contract.description),
     exactNumbers: String(contract.exactNumbers),

@@ -4,7 +4,8 @@ import { copyEnvelope, defaultEnvelopeLimits, readJsonText, whyNotEnvelope, type
 import { describeThrown } from './support/describe-thrown.js';
 import { describeNames, inputMismatch, outputMismatch, RegistrationError, ToolError, toolErrorCodes, type ToolErrorCode } from './errors.js';
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
-import { copyJsonValue, stringifyJson } from './json.js';
+import { standingFor, stringifyJson } from './json.js';
+import { hostJsonSchema } from './support/host-json-schema.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 import { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredOutcome } from './store.js';
 
@@ -860,20 +861,27 @@ export class CapabilityRuntime {
     return this.revision;
   }
 
-  /** Every tool with its contract's schemas (copies, never shared objects), sorted by name. */
+  /**
+   * Every tool with its contract's schemas (copies, never shared objects), sorted by name. The
+   * schemas are JSON Schema as a host takes JS values: an exact-mode bound no double holds is a
+   * double on the safe side, never looser than the contract, which the runtime enforces exactly
+   * (`hostJsonSchema`: an input schema as a host fills it in, an output schema as it checks what
+   * it receives).
+   */
   catalog(): CatalogEntry[] {
     return [...this.tools.values()]
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((entry) => {
         const { promptInputSchema, promptOutputSchema } = entry.metadata;
+        const exact = entry.contract.exactNumbers === true;
         return {
           name: entry.name,
           description: entry.metadata.description,
-          inputSchema: copyJson(entry.contract.inputSchema),
-          outputSchema: copyJson(entry.contract.outputSchema),
-          exactNumbers: entry.contract.exactNumbers === true,
-          ...(promptInputSchema === undefined ? {} : { promptInputSchema: copyJson(promptInputSchema) }),
-          ...(promptOutputSchema === undefined ? {} : { promptOutputSchema: copyJson(promptOutputSchema) }),
+          inputSchema: schemaForHosts(entry.contract.inputSchema, 'input', exact),
+          outputSchema: schemaForHosts(entry.contract.outputSchema, 'output', exact),
+          exactNumbers: exact,
+          ...(promptInputSchema === undefined ? {} : { promptInputSchema: schemaForHosts(promptInputSchema, 'input', false) }),
+          ...(promptOutputSchema === undefined ? {} : { promptOutputSchema: schemaForHosts(promptOutputSchema, 'output', false) }),
         };
       });
   }
@@ -1264,6 +1272,8 @@ function issuesOf(result: { ok: boolean; issues?: readonly ValidationIssue[] }):
   return result.issues ?? [];
 }
 
-function copyJson(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return copyJsonValue(value) as Record<string, unknown>;
+/** A schema as a host takes it (a fresh copy); an exact-mode contract's keeps its digits for the JSON text the runtime writes itself. */
+function schemaForHosts(schema: Readonly<Record<string, unknown>>, role: 'input' | 'output', exact: boolean): Record<string, unknown> {
+  const shown = hostJsonSchema(schema, role);
+  return exact ? standingFor(shown, schema) : shown;
 }

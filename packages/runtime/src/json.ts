@@ -64,18 +64,52 @@ export function parseJson(text: string, options: ParseOptions = {}): ExactJsonVa
 
 /** JSON text for a value that may hold bigints and JsonNumbers (and plain JSON values). */
 export function stringifyJson(value: unknown): string {
+  return jsonText(value, false);
+}
+
+/**
+ * The exact values that values rebuilt with doubles stand for: a schema or an output handed to a
+ * host as JS values has each number a double, and where the runtime writes the JSON text itself
+ * (`mcpHttpHandler`) it writes the exact value's digits in its place.
+ */
+const exactOriginals = new WeakMap<object, unknown>();
+
+/**
+ * Records that `doubles`, built from `exact` with each number a double, stands for it in the text
+ * `exactJsonText` writes; so does each plain object in it under the same key as a plain object of
+ * `exact`, so that a shallow copy of the root keeps the digits of what it shares. Returns `doubles`.
+ */
+export function standingFor<T>(doubles: T, exact: unknown): T {
+  if (isContainer(doubles) && isContainer(exact) && doubles !== exact && Array.isArray(doubles) === Array.isArray(exact)) {
+    exactOriginals.set(doubles, exact);
+    // Not into arrays: an enum shown to a host may have left members out, so indices need not pair.
+    if (!Array.isArray(doubles)) for (const key of Object.keys(doubles)) if (Object.hasOwn(exact, key)) standingFor((doubles as Record<string, unknown>)[key], (exact as Record<string, unknown>)[key]);
+  }
+  return doubles;
+}
+
+/** `stringifyJson`, writing a value that stands for an exact one (`standingFor`) as that exact value. */
+export function exactJsonText(value: unknown): string {
+  return jsonText(value, true);
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !isJsonNumber(value);
+}
+
+function jsonText(value: unknown, exactOnes: boolean): string {
   if (typeof value === 'bigint') return String(value);
   if (isJsonNumber(value)) return value.decimal;
-  if (Array.isArray(value)) return `[${value.map((item) => stringifyJson(item === undefined ? null : item)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const members: string[] = [];
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined && typeof item !== 'function' && typeof item !== 'symbol') members.push(`${JSON.stringify(key)}:${stringifyJson(item)}`);
-    }
-    return `{${members.join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const exact = exactOnes ? exactOriginals.get(value) : undefined;
+  if (exact !== undefined) return jsonText(exact, false);
+  if (Array.isArray(value)) return `[${value.map((item) => jsonText(item === undefined ? null : item, exactOnes)).join(',')}]`;
+  const members: string[] = [];
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined && typeof item !== 'function' && typeof item !== 'symbol') members.push(`${JSON.stringify(key)}:${jsonText(item, exactOnes)}`);
   }
-  return JSON.stringify(value);
+  return `{${members.join(',')}}`;
 }
 
 /**

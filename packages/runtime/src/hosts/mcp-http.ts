@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxCallIdLength, type CapabilityRuntime } from '../capability-runtime.js';
 import { shortened } from '../errors.js';
+import { exactJsonText, parseJson } from '../json.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
 import { tasksExtension } from './mcp-tasks.js';
@@ -77,12 +78,19 @@ function rpcError(id: unknown, code: number, message: string, status: number, da
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error }), { status, headers: { ...jsonHeaders, ...headers } });
 }
 
-function rpcResult(id: JsonRpcId, result: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200, headers: { ...jsonHeaders, ...headers } });
+/**
+ * How a response's JSON is written: `JSON.stringify`, or for a result that may hold an exact-mode
+ * tool's schemas or output, `exactJsonText`, which writes their numbers with every digit (about
+ * five times slower, so only there).
+ */
+type JsonWriter = (message: unknown) => string;
+
+function rpcResult(id: JsonRpcId, result: unknown, headers: Record<string, string> = {}, write: JsonWriter = JSON.stringify): Response {
+  return new Response(write({ jsonrpc: '2.0', id, result }), { status: 200, headers: { ...jsonHeaders, ...headers } });
 }
 
-function sseFrame(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+function sseFrame(message: unknown, write: JsonWriter = JSON.stringify): string {
+  return `event: message\ndata: ${write(message)}\n\n`;
 }
 
 /**
@@ -90,7 +98,7 @@ function sseFrame(message: unknown): string {
  * which upgrades it to an event stream of that request (notifications, and for 2025-11-25 the
  * handler's requests to the client), ended by the result.
  */
-function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>): Promise<Response> {
+function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>, write: JsonWriter): Promise<Response> {
   return new Promise((resolve) => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let upgraded = false;
@@ -111,11 +119,11 @@ function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => 
     };
     const end = (message: Record<string, unknown>, plain: () => Response) => {
       if (!upgraded) return resolve(plain());
-      controller?.enqueue(encoder.encode(sseFrame(message)));
+      controller?.enqueue(encoder.encode(sseFrame(message, write)));
       controller?.close();
     };
     void run(send).then(
-      (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers)),
+      (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers, write)),
       (error: unknown) => {
         const { code, message, data } = requestError(error);
         end({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, () => rpcError(id, code, message, errorStatus(code), data, headers));
@@ -133,9 +141,9 @@ function requestError(error: unknown): { readonly code: number; readonly message
 const errorStatus = (code: number): number => (code === mcpErrorCodes.missingRequiredClientCapability ? 400 : 200);
 
 /** A tasks method's answer: its result, or its JSON-RPC error. */
-async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>): Promise<Response> {
+async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>, write: JsonWriter): Promise<Response> {
   try {
-    return rpcResult(id, await answer());
+    return rpcResult(id, await answer(), {}, write);
   } catch (error) {
     const { code, message, data } = requestError(error);
     return rpcError(id, code, message, errorStatus(code), data);
@@ -203,6 +211,36 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
   // What server/discover answers holds as long as the tool listing does.
   const discoverCache = cacheHint(options.toolsListCache);
   let nextClientRequest = 0;
+  // The tools whose contracts keep every digit (--exact-numbers), as of the catalog's revision.
+  let exactTools = { revision: Number.NaN, names: new Set<string>() as ReadonlySet<string> };
+  const exactToolNames = (): ReadonlySet<string> => {
+    if (exactTools.revision !== runtime.catalogRevision) exactTools = { revision: runtime.catalogRevision, names: new Set(runtime.catalog().flatMap((entry) => (entry.exactNumbers ? [entry.name] : []))) };
+    return exactTools.names;
+  };
+  /** A result that may hold an exact-mode tool's schemas or output is written with their digits. */
+  const writerFor = (exact: boolean): JsonWriter => (exact ? exactJsonText : JSON.stringify);
+  const isExactCall = (params: Record<string, unknown>): boolean => typeof params['name'] === 'string' && exactToolNames().has(params['name']);
+  const listingWriter = (): JsonWriter => writerFor(exactToolNames().size > 0);
+
+  /**
+   * A tools/call of an exact-mode tool with its arguments read again from the body's text by the
+   * lossless parser, as callJson reads its text: JSON.parse rounded each number to a double, and
+   * the contract judges the digits the client sent. Only the arguments: the id, `_meta` and a
+   * retry's `inputResponses` stay as JSON.parse read them. Undefined for a body that nests deeper
+   * than the envelope allows anywhere (arguments that do are refused by the envelope as ever).
+   */
+  function withExactArguments(message: Record<string, unknown>, text: string): Record<string, unknown> | undefined {
+    const params = message['params'];
+    if (message['method'] !== 'tools/call' || !isObject(params) || !Object.hasOwn(params, 'arguments') || !isExactCall(params)) return message;
+    let exact: unknown;
+    try {
+      // The arguments' root is the third level of the message (message, params, arguments).
+      exact = parseJson(text, { exactNumbers: true, maxDepth: runtime.envelopeLimits.maxDepth + 3 });
+    } catch {
+      return undefined;
+    }
+    return { ...message, params: { ...params, arguments: ((exact as Record<string, unknown>)['params'] as Record<string, unknown>)['arguments'] } };
+  }
 
   /** What the handler's `extra` is: the shape `mcpToolHandlers` reads (SDK v1's), for a call of either revision. */
   function callExtra(id: JsonRpcId, params: Record<string, unknown>, request: Request, signal: AbortSignal, send: (message: unknown) => void, sessionId: string | undefined) {
@@ -251,6 +289,7 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
         }
       },
       headers,
+      writerFor(isExactCall(params)),
     );
   }
 
@@ -277,12 +316,12 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
       return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name what the body's ${mirrored} does (${JSON.stringify(shortened(params[mirrored] as string, maxCallIdLength))})`, 400);
     }
     const taskMethod = taskMethodsServed?.get(method as string);
-    if (taskMethod !== undefined) return taskAnswer(id, () => taskMethod(params));
+    if (taskMethod !== undefined) return taskAnswer(id, () => taskMethod(params), listingWriter());
     switch (method) {
       case 'server/discover':
         return rpcResult(id, { resultType: 'complete', ...discoverCache, supportedVersions: [modernRevision, ...legacyRevisions], capabilities: modernCapabilities, _meta: { [metaKeys.serverInfo]: options.serverInfo } });
       case 'tools/list':
-        return rpcResult(id, tools.listTools(params));
+        return rpcResult(id, tools.listTools(params), {}, listingWriter());
       case 'tools/call':
         return serveCall(id, params, request, undefined, {});
       default:
@@ -328,7 +367,7 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
         session.level = params['level'];
         return rpcResult(id, {}, headers);
       case 'tools/list':
-        return rpcResult(id, tools.listTools(params), headers);
+        return rpcResult(id, tools.listTools(params), headers, listingWriter());
       case 'tools/call':
         return serveCall(id, params, request, sessionId, headers);
       default:
@@ -374,7 +413,9 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     }
     if (Array.isArray(message)) return rpcError(null, mcpErrorCodes.invalidRequest, 'JSON-RPC batches are not served (MCP 2025-11-25 removed them): send one message per request', 400);
     if (!isObject(message) || message['jsonrpc'] !== '2.0') return rpcError(isObject(message) ? message['id'] : null, mcpErrorCodes.invalidRequest, 'not a JSON-RPC 2.0 message', 400);
-    return isModernRequest(message, request) ? modern(message, request) : legacy(message, request);
+    const read = withExactArguments(message, body.text);
+    if (read === undefined) return rpcError(message['id'], mcpErrorCodes.invalidRequest, `the request body nests deeper than the ${runtime.envelopeLimits.maxDepth} levels the tool's arguments may take`, 400);
+    return isModernRequest(read, request) ? modern(read, request) : legacy(read, request);
   }
 
   return {

@@ -1,7 +1,7 @@
 import type { CallResult, CatalogEntry } from '../capability-runtime.js';
 import { readJsonText, type EnvelopeLimits } from '../envelope.js';
 import { shortened } from '../errors.js';
-import { isJsonNumber, roundTripsThroughF64, stringifyJson } from '../json.js';
+import { isJsonNumber, roundTripsThroughF64, standingFor, stringifyJson } from '../json.js';
 
 /**
  * How every host adapter words a call's result for a model: an output as JSON text (exact-mode
@@ -38,7 +38,8 @@ export function outputAsDoubles(output: unknown): { readonly value: unknown; rea
       for (const item of Object.values(value)) stack.push(item);
     }
   }
-  return { value: plain ? output : (JSON.parse(outputText(output)) as unknown), exact, fits };
+  // The doubles stand for the exact output where the runtime writes the JSON text itself (mcpHttpHandler's structuredContent).
+  return { value: plain ? output : standingFor(JSON.parse(outputText(output)) as unknown, output), exact, fits };
 }
 
 /**
