@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxCallIdLength, type CapabilityRuntime } from '../capability-runtime.js';
 import { shortened } from '../errors.js';
+import { envelopeProblem } from '../envelope.js';
 import { exactJsonText, parseJson } from '../json.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
@@ -226,8 +227,9 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
    * A tools/call of an exact-mode tool with its arguments read again from the body's text by the
    * lossless parser, as callJson reads its text: JSON.parse rounded each number to a double, and
    * the contract judges the digits the client sent. Only the arguments: the id, `_meta` and a
-   * retry's `inputResponses` stay as JSON.parse read them. Undefined for a body that nests deeper
-   * than the envelope allows anywhere (arguments that do are refused by the envelope as ever).
+   * retry's `inputResponses` stay as JSON.parse read them. Arguments nesting deeper than the
+   * envelope allows are left as they are, for the envelope to refuse as for any tool; undefined
+   * for a body that nests that deep elsewhere, which the parser will not read.
    */
   function withExactArguments(message: Record<string, unknown>, text: string): Record<string, unknown> | undefined {
     const params = message['params'];
@@ -237,7 +239,7 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
       // The arguments' root is the third level of the message (message, params, arguments).
       exact = parseJson(text, { exactNumbers: true, maxDepth: runtime.envelopeLimits.maxDepth + 3 });
     } catch {
-      return undefined;
+      return envelopeProblem(params['arguments'], runtime.envelopeLimits) === undefined ? undefined : message;
     }
     return { ...message, params: { ...params, arguments: ((exact as Record<string, unknown>)['params'] as Record<string, unknown>)['arguments'] } };
   }
