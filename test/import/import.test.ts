@@ -1,12 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createMcpHandler, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
+import { serveToolsOnMcpServer } from '../../packages/runtime/src/hosts/mcp.js';
+import { mcpHttpHandler, mcpNodeListener } from '../../packages/runtime/src/hosts/mcp-http.js';
+import { CapabilityRuntime, parseJson, stringifyJson, ToolMetadata, ToolPolicy } from '../../packages/runtime/src/index.js';
 import { importCommand } from '../../src/cli/import.js';
 import { checkContract } from '../../src/contract/check-contract.js';
 import { LineMap } from '../../src/source/parse.js';
+import { compileContract } from '../support/load-module.js';
 
 const scratch = (): string => mkdtempSync(join(tmpdir(), 'jtc-import-'));
 
@@ -280,5 +287,50 @@ describe('jtc import: the command', () => {
     const utf16 = jtc(['import', join(dir, 'utf16.json'), '-o', out]);
     expect([utf16.status, utf16.stderr]).toEqual([2, `jtc: ${join(dir, 'utf16.json')}: invalid UTF-8 byte 0xff at byte offset 0 (it looks like UTF-16); save the tool list as UTF-8\n`]);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("jtc import --url of the runtime's own exact-mode server", () => {
+  const fixture = 'packages/runtime/test/fixtures/money.transfer.contract.json';
+  const money = compileContract(readFileSync(fixture, 'utf8'), 'money.transfer.contract.json', { exactNumbers: true });
+  const runtime = new CapabilityRuntime();
+  runtime.registerValidatedJsonTool(ToolPolicy.json('money.transfer'), ToolMetadata.of(money.description), money as never, () => ({ account: 0, fee: 0 }));
+  const schemasOf = (text: string) => {
+    const { input, output } = parseJson(text, { exactNumbers: true }) as { input: unknown; output: unknown };
+    return { input: stringifyJson(input), output: stringifyJson(output) };
+  };
+  const servers = {
+    // Writes the JSON text itself: the listing carries every digit of the contract's bounds.
+    mcpHttpHandler: () => mcpHttpHandler(runtime, { serverInfo: { name: 'bank', version: '1' } }),
+    // SDK v2 writes the listing with JSON.stringify: each bound as the double a host is shown.
+    'SDK v2 (createMcpHandler)': () =>
+      createMcpHandler(() => {
+        const server = new ServerV2({ name: 'bank', version: '1' }, { capabilities: {}, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] });
+        serveToolsOnMcpServer(server, runtime);
+        return server;
+      }),
+  };
+  const expected = {
+    mcpHttpHandler: schemasOf(readFileSync(fixture, 'utf8')),
+    'SDK v2 (createMcpHandler)': {
+      input: '{"type":"object","properties":{"account":{"type":"integer","minimum":0,"maximum":18446744073709550000},"amount":{"type":"number","minimum":0,"maximum":0.3}},"required":["account","amount"],"additionalProperties":false}',
+      output: '{"type":"object","properties":{"account":{"type":"integer","minimum":0,"maximum":18446744073709552000},"fee":{"type":"number","minimum":0,"maximum":0.1}},"required":["account","fee"],"additionalProperties":false}',
+    },
+  };
+
+  it.each(Object.keys(servers) as (keyof typeof servers)[])('%s: the contract written passes jtc check --exact-numbers and keeps the bounds the wire carried', async (name) => {
+    const listener = createServer(mcpNodeListener(servers[name]()));
+    await new Promise<void>((ready) => listener.listen(0, '127.0.0.1', ready));
+    try {
+      const out = join(scratch(), 'contracts');
+      const { code, files } = await importInto(['--url', `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`, '-o', out]);
+      expect(code).toBe(0);
+      expect(schemasOf(files['money.transfer.contract.json']!)).toEqual(expected[name]);
+      const check = spawnSync(process.execPath, [resolve('bin/jtc.js'), 'check', '--exact-numbers', out], { encoding: 'utf8' });
+      expect([check.status, check.stdout]).toEqual([0, '1 contract: 0 errors, 0 warnings\n']);
+    } finally {
+      listener.closeAllConnections();
+      await new Promise((closed) => listener.close(closed));
+    }
   });
 });
