@@ -13,9 +13,11 @@ export function outputText(output: unknown): string {
 
 /**
  * An output as a host that serialises with JSON.stringify carries it: every number a double.
- * `exact`: every number already was one (always so outside exact mode); otherwise bigints and
- * JsonNumbers were rounded to the nearest double, and `fits` is false when one lies beyond the
- * double range, where there is none (JSON.stringify would write null).
+ * `exact`: every number already was one whose JSON text is its own digits (always so outside
+ * exact mode); otherwise bigints and JsonNumbers were rounded to the nearest double (2^60 is a
+ * double, but JSON.stringify writes it 1152921504606847000, another number to whoever reads the
+ * digits: an exact-mode server, a model), and `fits` is false when one lies beyond the double
+ * range, where there is none (JSON.stringify would write null).
  */
 export function outputAsDoubles(output: unknown): { readonly value: unknown; readonly exact: boolean; readonly fits: boolean } {
   let exact = true;
@@ -29,7 +31,7 @@ export function outputAsDoubles(output: unknown): { readonly value: unknown; rea
     if (typeof value === 'bigint') {
       const double = Number(value);
       fits &&= Number.isFinite(double);
-      exact &&= Number.isFinite(double) && BigInt(double) === value;
+      exact &&= roundTripsThroughF64(String(value));
     } else if (isJsonNumber(value)) {
       fits &&= Number.isFinite(Number(value.decimal));
       exact &&= roundTripsThroughF64(value.decimal);

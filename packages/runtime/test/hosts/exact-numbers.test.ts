@@ -18,6 +18,7 @@ import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { openAiAgentsTools } from '../../src/hosts/openai-agents.js';
 import { anthropicTools, geminiTools, openAiChatTools, openAiResponsesTools } from '../../src/hosts/providers.js';
 import { CapabilityRuntime, JsonNumber, parseJson, stringifyJson, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { nextDouble } from '../support/next-double.js';
 import { precisionTable } from '../support/precision-table.js';
 
 /**
@@ -131,16 +132,6 @@ const shownSchemas: readonly (readonly [string, 'input' | 'output', (runtime: Ca
   ['Gemini', 'input', (runtime) => geminiTools(runtime).tools[0]!.functionDeclarations[0]!.parametersJsonSchema],
   ['the OpenAI Agents SDK', 'input', (runtime) => (openAiAgentsTools(runtime)[0] as unknown as { parameters: Shown }).parameters],
 ];
-
-/** The double after `double` (towards `step`), through its bits. */
-function nextDouble(double: number, step: 1 | -1): number {
-  if (double === 0) return step * Number.MIN_VALUE;
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, double);
-  const bits = view.getBigUint64(0);
-  view.setBigUint64(0, double > 0 === step > 0 ? bits + 1n : bits - 1n);
-  return view.getFloat64(0);
-}
 
 describe('every host is handed valid JSON Schema 2020-12, never looser than the contract', () => {
   it.each(shownSchemas.map(([host, role, schemaOf]) => [`${host}, ${role}`, role, schemaOf] as const))('%s', async (_, role, schemaOf) => {
@@ -281,10 +272,13 @@ describe.each(clients)('%s', (label, connect) => {
     const { client2 } = await connect(runtime);
     const typed = label.startsWith('SDK 1.32') ? mcpToolClientV1(client2 as never, { moneyTransfer: moneyTransfer as never }) : mcpToolClient(client2 as never, { moneyTransfer: moneyTransfer as never });
     expect(await typed.call('money.transfer' as never, { account: 7, amount: 0.25 } as never)).toMatchObject({ ok: true, output: { account: 18446744073709551615n, fee: new JsonNumber('0.10000000000000000001') } });
-    expect(await typed.call('money.transfer' as never, { account: 18446744073709551615n, amount: 0.25 } as never)).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_input', message: 'input for "money.transfer" holds a number that a JSON double cannot carry exactly, and an MCP server would receive it rounded' },
-    });
+    // 2^60 is a double, but the SDK would write it 1152921504606847000, which an exact-mode server reads as another number.
+    for (const account of [18446744073709551615n, 2n ** 60n]) {
+      expect(await typed.call('money.transfer' as never, { account, amount: 0.25 } as never)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', message: 'input for "money.transfer" holds a number that a JSON double cannot carry exactly, and an MCP server would receive it rounded' },
+      });
+    }
     await (client2 as SdkClient).close();
   });
 });
@@ -413,6 +407,34 @@ describe('mcpHttpHandler reads the arguments of an exact-mode tool losslessly', 
     expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
     const retry = resultOf(await ask(`,"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":${JSON.stringify(first['requestState'])}`));
     expect(firstText(retry)).toBe('{"account":18446744073709551615,"fee":0.10000000000000000001}');
+    expect(seen).toEqual([{ account: 18446744073709551615n, amount: new JsonNumber('0.30000000000000000001') }]);
+    handler.close();
+  });
+});
+
+describe('mcpHttpHandler serves an exact-mode tool as an MCP task', () => {
+  it('reads the arguments losslessly and answers tasks/get with the digits of the output', async () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const seen: unknown[] = [];
+    const runtime = new CapabilityRuntime();
+    runtime.registerValidatedJsonTool(ToolPolicy.json('money.transfer'), ToolMetadata.of('Transfers money.'), moneyTransfer as never, async (request) => {
+      seen.push(request.input);
+      await opened;
+      return { account: (request.input as Input).account, fee: new JsonNumber('0.10000000000000000001') };
+    });
+    const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'bank', version: '1' }, requestState: { key: 'a key of at least thirty-two bytes' }, tasks: { tools: { 'money.transfer': 'required' } } });
+    const talk = await conversation(handler, '2026-07-28');
+    const meta = JSON.stringify({ ...modernMeta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+    const created = resultOf(await talk.request('tools/call', `{"name":"money.transfer","arguments":{"account":18446744073709551615,"amount":0.30000000000000000001},"_meta":${meta}}`, 'money.transfer'));
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    open();
+    let text = '';
+    for (let status = 'working'; status === 'working'; status = resultOf(text)['status'] as string) {
+      text = await talk.request('tasks/get', `{"taskId":${JSON.stringify(created['taskId'])},"_meta":${meta}}`, created['taskId'] as string);
+    }
+    expect(resultOf(text)).toMatchObject({ status: 'completed' });
+    expect(text).toContain('"structuredContent":{"account":18446744073709551615,"fee":0.10000000000000000001}');
     expect(seen).toEqual([{ account: 18446744073709551615n, amount: new JsonNumber('0.30000000000000000001') }]);
     handler.close();
   });

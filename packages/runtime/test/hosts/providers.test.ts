@@ -186,8 +186,10 @@ describe('exact-mode numbers through the providers', () => {
     const gemini = geminiTools(ledgerRuntime([]));
     expect(await gemini.call({ id: 'f', name: 'ledger.entry', args: { id: 1, share: 0.25 } })).toEqual({ functionResponse: { id: 'f', name: 'ledger.entry', response: { output: { id: 1, share: 0.25 } } } });
     expect(await geminiAnswering({ id: 1234567890123456789n, share: new JsonNumber('1e-400') })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: '{"id":1234567890123456789,"share":1e-400}' } } });
-    // A bigint a double holds exactly (2^60) is sent as that number: the host could not serialise a bigint.
-    expect(await geminiAnswering({ id: 2n ** 60n, share: 0.25 })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: { id: 2 ** 60, share: 0.25 } } } });
+    // A bigint whose double JSON.stringify writes with its own digits (2^53) is sent as that number: the host could not serialise a bigint.
+    expect(await geminiAnswering({ id: 2n ** 53n, share: 0.25 })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: { id: 2 ** 53, share: 0.25 } } } });
+    // 2^60 is a double too, but JSON.stringify writes it 1152921504606847000: the model would read another id.
+    expect(await geminiAnswering({ id: 2n ** 60n, share: 0.25 })).toEqual({ functionResponse: { name: 'ledger.entry', response: { output: '{"id":1152921504606846976,"share":0.25}' } } });
   });
 
   /** A tool answering with exact-mode values, as a handler may build them. */

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/index.js';
 import { hostJsonSchema } from '../../src/support/host-json-schema.js';
+import { nextDouble } from './next-double.js';
 
 /**
  * hostJsonSchema against decimal.js as the oracle: what a host is shown of an exact-mode bound is a
@@ -15,16 +16,6 @@ const isJsonSchema = (schema: unknown): boolean => metaSchema.validateSchema(sch
 
 /** The decimal the runtime reads a JS number as: the digits JSON.stringify writes for it. */
 const valueOf = (double: number): Decimal => new Decimal(String(double));
-
-/** The next double away from `double` towards `step`, through its bits (Infinity after the largest). */
-function nextDouble(double: number, step: 1 | -1): number {
-  if (double === 0) return step * Number.MIN_VALUE;
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, double);
-  const bits = view.getBigUint64(0);
-  view.setBigUint64(0, double > 0 === step > 0 ? bits + 1n : bits - 1n);
-  return view.getFloat64(0);
-}
 
 const largest = new Decimal(String(Number.MAX_VALUE));
 const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
@@ -76,6 +67,8 @@ describe('hostJsonSchema', () => {
     expect(hostJsonSchema({ type: 'integer', maximum: 18446744073709551615n }, 'output')).toEqual({ type: 'integer', maximum: 2 ** 64 });
     expect(hostJsonSchema({ type: 'number', minimum: new JsonNumber('1e-400'), maximum: new JsonNumber('-1e-400') }, 'input')).toEqual({ type: 'number', minimum: Number.MIN_VALUE, maximum: -Number.MIN_VALUE });
     expect(Object.is(hostJsonSchema({ maximum: new JsonNumber('1e-400') }, 'input')['maximum'], 0)).toBe(true);
+    // A range no double falls in is shown as the empty range it is to a host that writes doubles.
+    expect(hostJsonSchema({ type: 'number', minimum: new JsonNumber('0.30000000000000000001'), maximum: new JsonNumber('0.30000000000000000002') }, 'input')).toEqual({ type: 'number', minimum: nextDouble(0.3, 1), maximum: 0.3 });
   });
 
   it('shows only the enum members a double equals to a host that fills the schema in, every member as its nearest double to one that checks', () => {
