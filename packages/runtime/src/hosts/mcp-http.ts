@@ -415,9 +415,9 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     }
     if (Array.isArray(message)) return rpcError(null, mcpErrorCodes.invalidRequest, 'JSON-RPC batches are not served (MCP 2025-11-25 removed them): send one message per request', 400);
     if (!isObject(message) || message['jsonrpc'] !== '2.0') return rpcError(isObject(message) ? message['id'] : null, mcpErrorCodes.invalidRequest, 'not a JSON-RPC 2.0 message', 400);
-    const read = withExactArguments(message, body.text);
-    if (read === undefined) return rpcError(message['id'], mcpErrorCodes.invalidRequest, `the request body nests deeper than the ${runtime.envelopeLimits.maxDepth} levels the tool's arguments may take`, 400);
-    return isModernRequest(read, request) ? modern(read, request) : legacy(read, request);
+    const lossless = withExactArguments(message, body.text);
+    if (lossless === undefined) return rpcError(message['id'], mcpErrorCodes.invalidRequest, `the request body nests deeper than the ${runtime.envelopeLimits.maxDepth} levels the tool's arguments may take`, 400);
+    return isModernRequest(lossless, request) ? modern(lossless, request) : legacy(lossless, request);
   }
 
   return {
