@@ -7,7 +7,8 @@ import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } fr
 import { standingFor, stringifyJson } from './json.js';
 import { hostJsonSchema } from './support/host-json-schema.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
-import { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredOutcome } from './store.js';
+import { memoryStore, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState, type StoredOutcome } from './store.js';
+import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
 
 export interface ToolRequest<I> {
   readonly tool: string;
@@ -114,13 +115,20 @@ export interface RuntimeOptions {
   /** How long a deferred call of `deferAsync` is kept, from its start, in milliseconds (default 3,600,000: an hour); `DeferOptions.ttlMs` sets it per call. */
   readonly deferredTtlMs?: number;
   /**
-   * With a store: how long a replica's hold on a deferred call whose handler it runs lasts
-   * unrenewed, in milliseconds (default 30,000). The replica renews it every `pollMs`; once it has
-   * passed (the replica died or lost the store), the call reads everywhere as failed with `lease_expired`.
+   * With a store: how long a replica's lease on the deferred calls whose handlers it runs lasts
+   * unrenewed, in milliseconds (default 30,000). The replica renews it every `pollMs`, one round trip
+   * for all of them; once it has passed (the replica died or lost the store), its running calls read
+   * everywhere as failed with `lease_expired`.
    */
   readonly leaseMs?: number;
-  /** With a store: how often, in milliseconds, a replica renews its leases and looks for its deferred calls ended elsewhere (default 1,000). */
+  /** With a store: how often, in milliseconds, a replica renews its lease and hears which of its deferred calls were ended or answered elsewhere (default 1,000): one round trip however many are open. */
   readonly pollMs?: number;
+  /**
+   * How many calls of `deferAsync` this replica holds open at once (their handlers running here, or
+   * their callers waiting here), default 10,000; one more is denied ("this replica holds … open
+   * deferred calls, the most it keeps"), so that open MCP tasks cannot take the process's memory.
+   */
+  readonly maxDeferredCalls?: number;
 }
 
 /** What `deferAsync` takes beside the options of any call. */
@@ -142,10 +150,20 @@ export interface DeferredStatus<O = unknown> {
   readonly startedAt: number;
   /** When the store forgets the call, ms since the epoch. */
   readonly expiresAt: number;
+  /** When a question was last asked or answered, ms since the epoch. */
+  readonly updatedAt?: number;
+  /** running: the questions its handler waits on (`askAsync`), by key, each as it was asked; absent when none is open. */
+  readonly questions?: Readonly<Record<string, unknown>>;
   /** done: */
   readonly outcome?: StoredOutcome;
   readonly finishedAt?: number;
   readonly result?: CallResult<O>;
+}
+
+/** What `answerAsync` did: the call's state, and what became of each answer, by its key. */
+export interface DeferredAnswers {
+  readonly state: StoredCallState;
+  readonly outcomes: ReadonlyMap<string, AnswerOutcome>;
 }
 
 /** Hears each call as it starts; what it returns watches that one call until its record is final. */
@@ -229,6 +247,13 @@ interface MutableHandle extends DeferredCall {
 /** A call of `deferAsync` open on this replica: its handler runs here, or its caller here waits for it. */
 interface StoredOpenCall extends DeferredOpenCall {
   readonly stored: StoredCall;
+  /** The questions its handler waits on; made on the first. */
+  questions?: OpenQuestions;
+}
+
+/** A stored call as read, with its caller's result once it is done. */
+interface StoredRead extends StoredCallRead {
+  readonly result?: CallResult;
 }
 
 /**
@@ -256,9 +281,17 @@ export class CapabilityRuntime {
   private readonly deferredTtlMs: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly maxDeferredCalls: number;
   private readonly storedCalls = new Map<string, StoredOpenCall>();
+  /** Calls open here that changed in the store (another replica ended or answered them, or a read failed): brought in line at the next poll. */
+  private readonly changed = new Set<string>();
+  /** Writes the store did not confirm, tried again at every poll until they answer true. */
+  private readonly retries = new Set<() => Promise<boolean>>();
+  /** The mark of the changes this replica has heard of (`RuntimeStore.keepLease`). */
+  private heard: string | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private ticking = false;
+  private renewing = false;
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
@@ -272,12 +305,14 @@ export class CapabilityRuntime {
     if (options.onRecord !== undefined && typeof options.onRecord !== 'function') throw new RangeError('onRecord must be a function');
     if (options.observer !== undefined && typeof options.observer?.callStarted !== 'function') throw new RangeError('observer must have a callStarted method');
     this.observer = options.observer;
-    const { store, replicaId, deferredTtlMs = 3_600_000, leaseMs = 30_000, pollMs = 1_000 } = options;
+    const { store, replicaId, deferredTtlMs = 3_600_000, leaseMs = 30_000, pollMs = 1_000, maxDeferredCalls = 10_000 } = options;
     if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.reserve !== 'function' || typeof store.openCall !== 'function')) throw new RangeError('store must be a RuntimeStore (memoryStore(), redisStore(), …)');
     if (replicaId !== undefined && (typeof replicaId !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(replicaId))) throw new RangeError(`replicaId must be 1 to 64 letters, digits or _.:-, got ${describeThrown(replicaId)}`);
     for (const [key, value] of Object.entries({ deferredTtlMs, leaseMs, pollMs })) {
       if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${key} must be a whole number of milliseconds of at least 1, got ${String(value)}`);
     }
+    if (!Number.isSafeInteger(maxDeferredCalls) || maxDeferredCalls < 1) throw new RangeError(`maxDeferredCalls must be a whole number of at least 1, got ${String(maxDeferredCalls)}`);
+    this.maxDeferredCalls = maxDeferredCalls;
     this.shared = store;
     this.replicaId = replicaId ?? (store === undefined ? 'local' : randomReplicaId());
     // Without a store call ids stay as they were (`call-1`); with one they name the replica, so no two replicas mint the same.
@@ -558,7 +593,7 @@ export class CapabilityRuntime {
       // handed out, so the store's copy goes at once (done, expiring now) rather than reading as lease_expired later.
       this.storedCalls.delete(callId);
       this.store()
-        .replaceCall({ ...doneCall(stored.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'])
+        .replaceCall({ ...doneCall(stored.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.replicaId })
         .catch(() => undefined);
     }
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
@@ -589,45 +624,56 @@ export class CapabilityRuntime {
    * id: what an MCP task is made of. The input is checked and the call reserved (through the store,
    * with the call's record, in one step), then stored; the promise resolves once the store holds it,
    * so its `callId` can be handed out. A handler tool runs at once on this replica (not queued for
-   * `pump`), holding a lease it renews every `pollMs`; a protocol tool is `pending` until some
-   * replica completes it. A refused call resolves with a handle already settled (`state: 'done'`):
-   * `budget_exhausted`, `store_unavailable` (nothing was stored), and so on. The handle's `result`
-   * settles on this replica when the call ends here, or when this replica sees it ended elsewhere
+   * `pump`), under this replica's lease, which it renews every `pollMs`; a protocol tool is
+   * `pending` until some replica completes it. A refused call resolves with a handle already
+   * settled (`state: 'done'`): `budget_exhausted`, `store_unavailable` (nothing is stored: a record
+   * the store may have taken is forgotten, its budget given back, once it answers), `denied` when
+   * this replica holds `maxDeferredCalls` open already, and so on. The handle's `result` settles on
+   * this replica when the call ends here, or when this replica hears that it ended elsewhere
    * (within `pollMs`). A call whose caller aborts `options.signal` is cancelled as `cancelAsync` does.
    */
   async deferAsync<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
     const started = this.start(name, input, true, false, options, 'handed-out');
-    if (!started.ok || typeof ttlMs === 'string') {
-      const failure = started.ok ? this.deny(started.call.record, new ToolError('denied', `the call options for "${started.call.entry.name}" are wrong: ${ttlMs as string}`), started.call.watch) : started;
+    const refusal = !started.ok
+      ? undefined
+      : typeof ttlMs === 'string'
+        ? `the call options for "${started.call.entry.name}" are wrong: ${ttlMs}`
+        : this.storedCalls.size >= this.maxDeferredCalls
+          ? `this replica holds ${this.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
+          : undefined;
+    if (!started.ok || refusal !== undefined) {
+      const failure = started.ok ? this.deny(started.call.record, new ToolError('denied', refusal!), started.call.watch) : started;
       if (started.ok && this.shared === undefined) this.giveBack(started.call.entry.name);
       return settledHandle(failure, toolName(name)) as DeferredCall<O>;
     }
     const call = started.call;
     const { entry, record } = call;
     const runsHere = entry.handler !== undefined;
-    const leased = runsHere && this.shared !== undefined;
     const stored: StoredCall = {
       callId: record.callId,
       tool: entry.name,
       state: runsHere ? 'running' : 'pending',
       startedAt: record.startedAt,
-      expiresAt: record.startedAt + (ttlMs ?? this.deferredTtlMs),
+      expiresAt: record.startedAt + ((ttlMs as number | undefined) ?? this.deferredTtlMs),
       exactNumbers: entry.contract.exactNumbers === true,
       budgeted: entry.budget !== undefined,
-      ...(leased ? { owner: this.replicaId, leaseUntil: Date.now() + this.leaseMs } : {}),
+      ...(this.shared === undefined ? {} : { owner: this.replicaId }),
     };
     const reservesThere = this.shared !== undefined && entry.budget !== undefined;
     let opened: boolean;
     try {
-      opened = await this.store().openCall(stored, reservesThere ? entry.budget : undefined);
+      opened = await this.store().openCall(stored, reservesThere ? entry.budget : undefined, runsHere && this.shared !== undefined ? this.leaseMs : undefined);
     } catch (error) {
       if (!reservesThere) this.giveBack(entry.name);
-      return settledHandle(this.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" could not be stored`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
+      if (this.shared !== undefined) this.forgetUnconfirmed(stored);
+      return settledHandle(this.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
     }
     if (!opened) return settledHandle(this.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
     const handle = newHandle(record.callId, entry.name);
-    const open: StoredOpenCall = { ...call, handle, stored };
+    // A protocol call has no handler to hand the host's context to: the call does not keep it for its whole TTL.
+    const setting = runsHere ? call.setting : { signal: call.setting.signal, context: undefined };
+    const open: StoredOpenCall = { entry, record, input: call.input, setting, watch: call.watch, handle, stored };
     this.storedCalls.set(record.callId, open);
     listenForAbort(open, () => void this.cancelAsync(record.callId).catch(() => undefined));
     if (runsHere) {
@@ -646,59 +692,147 @@ export class CapabilityRuntime {
    * that it is not kept, output and all, for its whole `ttlMs`. A call not yet done is left alone.
    */
   async forgetCall(callId: string): Promise<void> {
-    const stored = await this.readStored(callId);
-    if (stored?.state === 'done') await guardStore(this.store().replaceCall({ ...stored, expiresAt: Date.now() + 1 }, ['done']), `call ${stored.callId} could not be forgotten`);
+    const read = await this.readStored(callId);
+    if (read?.call.state === 'done') await guardStore(this.store().replaceCall({ ...read.call, expiresAt: Date.now() + 1 }, ['done'], { by: this.replicaId }), `call ${read.call.callId} could not be forgotten`);
   }
 
   /**
-   * A deferred call of `deferAsync` as the store holds it, read from any replica: its state, and
-   * its result once done (the output parsed from the stored JSON text, every digit kept for an
-   * exact-mode tool). A running call whose lease has passed is ended here as failed with
-   * `lease_expired` (its replica died, or lost the store, or its handler ran past the lease without
-   * the replica renewing it). Undefined for an unknown or expired call; rejects with a `ToolError`
-   * `store_unavailable` when the store cannot answer.
+   * A deferred call of `deferAsync` as the store holds it, read from any replica: its state, the
+   * questions its handler waits on (`askAsync`), and its result once done (the output parsed from
+   * the stored JSON text, every digit kept for an exact-mode tool). A running call whose replica's
+   * lease has run out is ended here as failed with `lease_expired` (its replica died, or lost the
+   * store). Undefined for an unknown or expired call; rejects with a `ToolError`
+   * `store_unavailable` when the store cannot answer, or holds a record under the id that is no call.
    */
   async readCall<O = unknown>(callId: string): Promise<DeferredStatus<O> | undefined> {
-    const stored = await this.readStored(callId);
-    if (stored === undefined) return undefined;
-    const { tool, state, startedAt, expiresAt, outcome, finishedAt } = stored;
-    const status = { callId: stored.callId, tool, state, startedAt, expiresAt };
-    return state === 'done' ? { ...status, outcome: outcome!, finishedAt: finishedAt!, result: this.resultOf(stored) as CallResult<O> } : status;
+    const read = await this.readStored(callId);
+    if (read === undefined) return undefined;
+    const { tool, state, startedAt, expiresAt, outcome, finishedAt } = read.call;
+    const status = { callId: read.call.callId, tool, state, startedAt, expiresAt, ...(read.updatedAt === undefined ? {} : { updatedAt: read.updatedAt }) };
+    if (state === 'done') return { ...status, outcome: outcome!, finishedAt: finishedAt!, result: read.result as CallResult<O> };
+    const open = [...read.questions].filter(([key]) => !read.answers.has(key));
+    if (open.length === 0) return status;
+    try {
+      return { ...status, questions: Object.fromEntries(open.map(([key, question]) => [key, JSON.parse(question) as unknown])) };
+    } catch (error) {
+      throw storeUnavailable(`call ${read.call.callId} could not be read`, new StoredRecordError(`the store's record of call ${JSON.stringify(read.call.callId)} cannot be read: a question in it is not JSON (${describeThrown(error)})`));
+    }
+  }
+
+  /**
+   * Asks a question for a running call of `deferAsync` whose handler runs on this replica
+   * (`question`, JSON data, under `key`): it is stored with the call, where every replica reads it
+   * (`readCall`'s `questions`) and any replica answers it (`answerAsync`). Resolves with the
+   * answer, parsed from its JSON text, once it is given, wherever it is given (this replica hears
+   * of it within its `pollMs`); rejects with why the call ended, if it ends first. A question the
+   * store did not take is asked again every `pollMs` while the call runs. What an MCP task's handler
+   * asks (`mcpElicit` and the other helpers) once the call has become a task.
+   */
+  askAsync(callId: string, key: string, question: unknown): Promise<unknown> {
+    const open = this.storedCalls.get(callId);
+    if (open === undefined || open.handle.state !== 'running') return Promise.reject(new ToolError('unknown_call', `no deferred call ${quoted(callId)} runs on this replica to ask for: unknown, not running here, or already finished`));
+    let text: string;
+    try {
+      text = JSON.stringify(question);
+    } catch (error) {
+      return Promise.reject(new ToolError('denied', `the question of call ${callId} is not JSON: ${describeThrown(error)}`));
+    }
+    open.questions ??= new OpenQuestions();
+    const questions = open.questions;
+    const answered = questions.ask(key);
+    const put = async (): Promise<boolean> => {
+      if (this.storedCalls.get(callId) !== open || !questions.waits(key)) return true;
+      try {
+        // A call that ended meanwhile takes no question: the next poll hears how it ended.
+        if (!(await this.store().askCall(callId, key, text))) this.changed.add(callId);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    this.retryUntilDone(put);
+    return answered.then((answer) => {
+      try {
+        return readJsonText(answer, false, this.limits);
+      } catch (error) {
+        throw new ToolError('store_unavailable', `the answer to call ${callId}'s question ${JSON.stringify(key)} cannot be read from the store: it is not JSON (${describeThrown(error)})`);
+      }
+    });
+  }
+
+  /**
+   * Answers the questions of a running call of `deferAsync` from any replica (`answers`, JSON data
+   * by the keys they were asked under): stored with the call at once, and heard by the replica that
+   * runs its handler within its `pollMs` (at once when that is this one). Resolves with the call's
+   * state and, for each key, what became of its answer: `delivered`; `answered` (the question had
+   * its answer already, which stands: answering again is harmless); or `not-open` (no question open
+   * under the key: never asked, or the call is not running). Rejects with a `ToolError`
+   * `unknown_call` (unknown or expired) or `store_unavailable` (the answers may or may not be
+   * stored: answering again reconciles).
+   */
+  async answerAsync(callId: string, answers: Readonly<Record<string, unknown>>): Promise<DeferredAnswers> {
+    const read = await this.readStored(callId);
+    if (read === undefined) throw new ToolError('unknown_call', `no deferred call ${quoted(callId)} to answer: unknown, or expired`);
+    const texts = new Map<string, string>();
+    for (const [key, answer] of Object.entries(answers)) {
+      const text = JSON.stringify(answer);
+      if (text === undefined) throw new ToolError('denied', `the answer under ${JSON.stringify(key)} is not JSON`);
+      texts.set(key, text);
+    }
+    const outcomes = (state: StoredCallState, of: readonly AnswerOutcome[]): DeferredAnswers => ({ state, outcomes: new Map([...texts.keys()].map((key, index) => [key, of[index]!])) });
+    // Nothing can be delivered to a call that is not running: the store is not written.
+    if (read.call.state !== 'running')
+      return outcomes(
+        read.call.state,
+        [...texts.keys()].map((key) => (read.answers.has(key) ? 'answered' : 'not-open')),
+      );
+    const receipt = await guardStore(this.store().answerCall(read.call.callId, texts, this.replicaId), `the answers to call ${read.call.callId} were not confirmed by the store: they may or may not be stored, and answering again reconciles`);
+    if (receipt === undefined) throw new ToolError('unknown_call', `deferred call ${quoted(callId)} expired before it could be answered`);
+    const delivered = new Map([...texts].filter((_, index) => receipt.outcomes[index] === 'delivered'));
+    this.storedCalls.get(read.call.callId)?.questions?.hear(delivered);
+    return outcomes(receipt.state, receipt.outcomes);
   }
 
   /**
    * Completes a pending protocol call of `deferAsync` from any replica that has its tool
    * registered. The output passes the output envelope and contract here first: one that breaks them
    * ends the call failed (`invalid_output`), stored and recorded so, never delivered. Resolves with
-   * the call's result (what its caller gets). Rejects with a `ToolError`: `unknown_call` (unknown,
-   * expired, not pending, or ended meanwhile by another replica), `unknown_tool` (not registered
-   * here), or `store_unavailable` (the completion was not stored: the call is still pending, try again).
+   * the call's result (what its caller gets); a call already ended with this same end (a retry of a
+   * completion whose answer was lost) resolves with the stored result. Rejects with a `ToolError`:
+   * `unknown_call` (unknown, expired, not pending, or ended otherwise), `unknown_tool` (not
+   * registered here), or `store_unavailable` (the store did not confirm the end: it may or may not
+   * be stored, and completing it again reconciles).
    */
   completeAsync(callId: string, output: unknown): Promise<CallResult> {
     return this.endPending(callId, { output });
   }
 
-  /** Ends a pending protocol call of `deferAsync` with an error from any replica (a `denied` error is recorded as denied); rejects as `completeAsync` does. */
+  /** Ends a pending protocol call of `deferAsync` with an error from any replica (a `denied` error is recorded as denied); resolves and rejects as `completeAsync` does. */
   failAsync(callId: string, error: ToolError | string): Promise<CallResult> {
     return this.endPending(callId, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
   }
 
   /**
-   * Cancels a call of `deferAsync` from any replica: it is stored as done and `cancelled` at once.
-   * A pending call gives its reserved call back to the budget. A running call's handler sees its
-   * `request.signal` aborted (on the replica that runs it, within its `pollMs`); it has run, so its
-   * reserved call stays used and whatever it returns later is dropped. Resolves with the cancelled
-   * result; rejects with a `ToolError` `unknown_call` (unknown, expired or already done) or
-   * `store_unavailable` (nothing changed).
+   * Cancels a call of `deferAsync` from any replica: it is stored as done and `cancelled` at once,
+   * and a pending call gives its reserved call back to the budget in the same step. A running
+   * call's handler sees its `request.signal` aborted (on the replica that runs it, within its
+   * `pollMs`); it has run, so its reserved call stays used and whatever it returns later is dropped.
+   * Resolves with the cancelled result, also for a call cancelled already (a retry of a cancellation
+   * whose answer was lost); rejects with a `ToolError` `unknown_call` (unknown, expired or ended
+   * otherwise) or `store_unavailable` (the store did not confirm it: cancelling again reconciles).
    */
   async cancelAsync(callId: string): Promise<CallResult> {
-    const stored = await this.readStored(callId);
-    if (stored === undefined || stored.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
+    const read = await this.readStored(callId);
+    if (read?.call.state === 'done' && read.call.outcome === 'cancelled') return read.result!;
+    if (read === undefined || read.call.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
+    const stored = read.call;
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
     const result: CallFailure = { ok: false, callId: stored.callId, error };
-    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state]), `the cancellation of call ${stored.callId} could not be stored`);
-    if (!replaced) throw new ToolError('unknown_call', `deferred call ${quoted(callId)} finished before it could be cancelled`);
-    if (stored.state === 'pending' && stored.budgeted) this.giveBack(stored.tool);
+    const givesBack = stored.state === 'pending' && stored.budgeted;
+    const release = givesBack && this.shared !== undefined;
+    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
+    if (!replaced) return this.reconcileEnd(stored.callId, undefined);
+    if (givesBack && !release) this.giveBack(stored.tool);
     const open = this.storedCalls.get(stored.callId);
     if (open !== undefined) this.closeStored(open, result, 'cancelled', 'elsewhere');
     return result;
@@ -707,8 +841,9 @@ export class CapabilityRuntime {
   /**
    * Claims `key` once, until `expiresAt` (ms since the epoch), across every runtime sharing the
    * store: true for the first claim. Without a store nothing is shared and every claim is granted.
-   * Rejects with a `ToolError` `store_unavailable` when the store cannot answer. The MCP adapters
-   * claim each sealed `requestState` this way, so a state continues one retry only.
+   * Rejects with a `ToolError` `store_unavailable` when the store cannot answer (a claim it may have
+   * taken is given back once it answers). The MCP adapters claim each sealed `requestState` this
+   * way, so a state continues one retry only.
    */
   async claimOnce(key: string, expiresAt: number): Promise<boolean> {
     if (this.shared === undefined) return true;
@@ -729,121 +864,200 @@ export class CapabilityRuntime {
     return this.ownStore;
   }
 
-  /** The stored call, a running one whose lease has passed ended as `lease_expired` first. */
-  private async readStored(callId: string): Promise<StoredCall | undefined> {
+  /** The stored call, with its result when done; rejects with `store_unavailable` when the store cannot answer or its record cannot be read. */
+  private async readStored(callId: string): Promise<StoredRead | undefined> {
     if (typeof callId !== 'string') throw new ToolError('unknown_call', `no deferred call ${quoted(callId)}: a call id is a string`);
     // Longer than any id this runtime mints: nothing to ask the store for.
     if (callId.length > maxCallIdLength) return undefined;
+    return guardStore(this.readFromStore(callId), `call ${quoted(callId)} could not be read`);
+  }
+
+  /**
+   * The stored call, a running one whose replica's lease has run out ended as `lease_expired`
+   * first. Rejects as the store does: a `StoredRecordError` for a record that is no call.
+   */
+  private async readFromStore(callId: string): Promise<StoredRead | undefined> {
     const store = this.store();
-    const read = () => guardStore(store.readCall(callId), `call ${quoted(callId)} could not be read`);
-    const stored = await read();
-    if (stored?.state !== 'running' || stored.leaseUntil === undefined || stored.leaseUntil > Date.now()) return stored;
-    const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner ?? '(unknown)'}, whose lease on it ran out at ${new Date(stored.leaseUntil).toISOString()} (the replica stopped, or lost the store): it may or may not have done its work`);
+    const read = await store.readCall(callId);
+    if (read === undefined) return undefined;
+    const stored = read.call;
+    if (stored.state === 'done') return { ...read, result: storedResult(stored, this.limits) };
+    if (stored.state !== 'running' || stored.owner === undefined || read.leaseHeld) return read;
+    const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner}, whose lease on it has run out (the replica stopped, or lost the store): it may or may not have done its work`);
     const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
-    if (await guardStore(store.replaceCall(expired, ['running']), `call ${stored.callId} could not be updated`)) return expired;
-    return read();
+    if (await store.replaceCall(expired, ['running'], { by: this.replicaId })) return { ...read, call: expired, result: storedResult(expired, this.limits) };
+    return this.readFromStore(callId);
   }
 
   private async endPending(callId: string, settlement: Settlement): Promise<CallResult> {
-    const stored = await this.readStored(callId);
-    if (stored?.state !== 'pending') throw new ToolError('unknown_call', `no pending deferred call ${quoted(callId)}: unknown, expired, not a protocol call, or already finished`);
+    const read = await this.readStored(callId);
+    if (read === undefined || read.call.state === 'running') throw new ToolError('unknown_call', `no pending deferred call ${quoted(callId)}: unknown, expired, not a protocol call, or already finished`);
+    const stored = read.call;
     const entry = this.tools.get(stored.tool);
     if (entry === undefined) throw new ToolError('unknown_tool', `call ${stored.callId} is for "${stored.tool}", which this runtime does not serve: end it where the tool is registered`);
     const result = this.verdict(entry, stored.callId, settlement);
-    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result), ['pending']), `the end of call ${stored.callId} could not be stored, so it is still pending`);
-    if (!replaced) throw new ToolError('unknown_call', `deferred call ${stored.callId} was ended meanwhile elsewhere`);
+    const end = doneCall(stored, result);
+    if (stored.state === 'done') return this.reconcileEnd(stored.callId, end, read);
+    const replaced = await guardStore(this.store().replaceCall(end, ['pending'], { by: this.replicaId }), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
+    if (!replaced) return this.reconcileEnd(stored.callId, end);
     const open = this.storedCalls.get(stored.callId);
     if (open !== undefined) this.closeStored(open, result);
     return result;
   }
 
-  /** A handler of `deferAsync` has settled on this replica: its result is stored unless the call ended meanwhile (cancelled, or its lease taken as expired). */
-  private async endRunning(open: StoredOpenCall, settlement: Settlement): Promise<void> {
-    if (this.storedCalls.get(open.stored.callId) !== open) return;
-    const result = this.verdict(open.entry, open.stored.callId, settlement);
-    let replaced: boolean;
-    try {
-      replaced = await this.store().replaceCall(doneCall(open.stored, result), ['running']);
-    } catch (error) {
-      // The result is lost to the fleet; the call reads as lease_expired there once its lease has run out.
-      const lost = storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error);
-      if (this.storedCalls.get(open.stored.callId) === open) this.closeStored(open, { ok: false, callId: open.stored.callId, error: lost });
-      return;
-    }
-    if (this.storedCalls.get(open.stored.callId) !== open) return;
-    if (replaced) this.closeStored(open, result);
-    else await this.adopt(open);
-  }
-
-  /** Ends a call open here with what the store says of it (it ended on another replica). */
-  private async adopt(open: StoredOpenCall): Promise<void> {
-    let stored: StoredCall | undefined;
-    try {
-      stored = await this.readStored(open.stored.callId);
-    } catch {
-      return; // Tried again on the next poll.
-    }
-    if (this.storedCalls.get(open.stored.callId) !== open || stored?.state === 'running' || stored?.state === 'pending') return;
-    const result: CallResult = stored === undefined ? { ok: false, callId: open.stored.callId, error: new ToolError('cancelled', `call ${open.stored.callId} to "${open.entry.name}" expired from the store before it ended`) } : this.resultOf(stored);
-    this.closeStored(open, result, stored === undefined || stored.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
+  /**
+   * A call ended before this end (or cancellation, `end` undefined) was stored: the stored result
+   * when it says what this end says (a retry of one whose answer was lost), else `unknown_call`.
+   */
+  private async reconcileEnd(callId: string, end: StoredCall | undefined, read?: StoredRead): Promise<CallResult> {
+    const now = read ?? (await this.readStored(callId));
+    if (now?.call.state === 'done' && (end === undefined ? now.call.outcome === 'cancelled' : sameEnd(now.call, end))) return now.result!;
+    throw new ToolError('unknown_call', `deferred call ${quoted(callId)} was ended otherwise (${now === undefined ? 'it has expired' : now.call.state === 'done' ? now.call.outcome : now.call.state})`);
   }
 
   /**
-   * Closes a call open here: its record, its handle, then, for a call its handler did not end
-   * (`ended` is 'elsewhere': cancelled, or its lease taken as expired), its handler's signal.
+   * A handler of `deferAsync` has settled on this replica: its result is stored unless the call
+   * ended meanwhile (cancelled, or its lease taken as expired). A result the store does not confirm
+   * is stored again every `pollMs` (it may have been stored: storing it again changes nothing),
+   * until the store takes it, or the call is found ended elsewhere, or it expires.
+   */
+  private async endRunning(open: StoredOpenCall, settlement: Settlement): Promise<void> {
+    if (this.storedCalls.get(open.stored.callId) !== open) return;
+    const result = this.verdict(open.entry, open.stored.callId, settlement);
+    const end = doneCall(open.stored, result);
+    this.retryUntilDone(async () => {
+      if (this.storedCalls.get(open.stored.callId) !== open) return true;
+      let replaced: boolean;
+      try {
+        replaced = await this.store().replaceCall(end, ['running'], { by: this.replicaId });
+      } catch (error) {
+        if (Date.now() < open.stored.expiresAt) return false;
+        this.closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored before the call expired`, error) });
+        return true;
+      }
+      if (this.storedCalls.get(open.stored.callId) !== open) return true;
+      if (replaced) this.closeStored(open, result);
+      else await this.adopt(open);
+      return true;
+    });
+  }
+
+  /**
+   * Brings a call open here in line with the store: ended elsewhere (or expired from the store),
+   * it closes with what the store says; running, its handler hears the answers given to its
+   * questions. A store that cannot answer is asked again at the next poll; a record that is no call
+   * ends the call here with `store_unavailable`, saying so.
+   */
+  private async adopt(open: StoredOpenCall): Promise<void> {
+    const { callId } = open.stored;
+    let read: StoredRead | undefined;
+    try {
+      read = await this.readFromStore(callId);
+    } catch (error) {
+      if (this.storedCalls.get(callId) !== open) return;
+      if (error instanceof StoredRecordError) this.closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
+      else this.changed.add(callId);
+      return;
+    }
+    if (this.storedCalls.get(callId) !== open) return;
+    if (read?.call.state === 'running') open.questions?.hear(read.answers);
+    if (read?.call.state === 'running' || read?.call.state === 'pending') return;
+    const result: CallResult = read === undefined ? { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`) } : read.result!;
+    this.closeStored(open, result, read === undefined || read.call.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
+  }
+
+  /**
+   * Closes a call open here: its record, its handle, its questions, then, for a call its handler
+   * did not end (`ended` is 'elsewhere': cancelled, or its lease taken as expired), its handler's signal.
    */
   private closeStored(open: StoredOpenCall, result: CallResult, outcome?: 'cancelled', ended: 'here' | 'elsewhere' = 'here'): void {
     this.storedCalls.delete(open.stored.callId);
+    this.changed.delete(open.stored.callId);
     open.release?.();
     this.closeResult(open, result, outcome);
     open.handle.settle(result);
+    open.questions?.close(result.ok ? new ToolError('cancelled', `call ${open.stored.callId} ended before its question was answered`) : result.error);
     if (ended === 'elsewhere' && !result.ok) open.abort?.abort(result.error);
   }
 
   /**
-   * While calls of `deferAsync` are open here, every `pollMs`: renews the leases of those running
-   * here under a store, and ends those ended elsewhere or expired from the store (without a store
-   * only expiry can end a call behind this runtime's back: a pending call nobody completed in time).
+   * A call whose opening the store did not confirm may stand in it all the same, its budget taken:
+   * it is forgotten, its budget given back in the same step, as soon as the store answers (first at
+   * once: on a store's one connection that lands after the opening). Its id was never handed out.
+   */
+  private forgetUnconfirmed(stored: StoredCall): void {
+    const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
+    const forgotten = { ...doneCall(stored, { ok: false, callId: stored.callId, error }, 'cancelled'), expiresAt: Date.now() + 1 };
+    this.retryUntilDone(async () => {
+      try {
+        await this.store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.replicaId });
+        return true;
+      } catch {
+        return Date.now() >= stored.expiresAt;
+      }
+    });
+  }
+
+  /** Tries `attempt` now and, until it answers true, again at every poll. */
+  private retryUntilDone(attempt: () => Promise<boolean>): void {
+    void attempt().then((done) => {
+      if (done) return;
+      this.retries.add(attempt);
+      this.keepPolling();
+    });
+  }
+
+  /**
+   * While calls of `deferAsync` are open here, every `pollMs`: renews this replica's lease and
+   * hears which of its calls other replicas changed (one round trip to the store however many are
+   * open), then brings those in line with the store, ends those past their TTL, and retries what
+   * the store did not confirm. Without a store only expiry can end a call behind this runtime's
+   * back (a pending call nobody completed in time), and nothing is read.
    */
   private keepPolling(): void {
     if (this.ticker !== undefined) return;
-    this.ticker = setInterval(() => void this.poll(), this.pollMs);
-    // A process may exit while calls are open: their leases then run out, as a crash's would.
+    this.ticker = setInterval(() => this.tick(), this.pollMs);
+    // A process may exit while calls are open: its lease then runs out, as a crash's would.
     (this.ticker as { unref?: () => void }).unref?.();
   }
 
-  private async poll(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      for (const open of [...this.storedCalls.values()]) {
-        let state: StoredCallState | undefined;
-        try {
-          const { callId } = open.stored;
-          state = this.shared !== undefined && open.handle.state === 'running' ? await this.shared.renewLease(callId, Date.now() + this.leaseMs) : (await this.store().readCall(callId))?.state;
-        } catch {
-          continue; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
-        }
-        if (state !== 'running' && state !== 'pending') await this.adopt(open);
-      }
-    } finally {
-      this.ticking = false;
-      if (this.storedCalls.size === 0 && this.ticker !== undefined) {
-        clearInterval(this.ticker);
-        this.ticker = undefined;
-      }
+  private tick(): void {
+    if (this.storedCalls.size === 0 && this.retries.size === 0) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+      return;
     }
+    if (this.shared !== undefined && this.storedCalls.size > 0 && !this.renewing) void this.renew();
+    if (!this.ticking) void this.poll();
   }
 
-  /** The caller's result from a done stored call. */
-  private resultOf(stored: StoredCall): CallResult {
-    const { callId } = stored;
-    if (stored.outcome === 'completed') {
-      const output = readJsonText(stored.output!, stored.exactNumbers, this.limits);
-      return stored.content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content: JSON.parse(stored.content) as ContentBlock[] };
+  /** The lease renewed, apart from the rest of a poll so that no amount of work delays it; the calls changed elsewhere are heard at once. */
+  private async renew(): Promise<void> {
+    this.renewing = true;
+    try {
+      const { changed, mark } = await this.shared!.keepLease(this.replicaId, this.leaseMs, this.heard);
+      this.heard = mark;
+      for (const callId of changed) if (this.storedCalls.has(callId)) this.changed.add(callId);
+    } catch {
+      return; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
+    } finally {
+      this.renewing = false;
     }
-    const { code, message, issues } = stored.error!;
-    return { ok: false, callId, error: new ToolError(code, message, issues) };
+    if (this.changed.size > 0 && !this.ticking) void this.poll();
+  }
+
+  private async poll(): Promise<void> {
+    this.ticking = true;
+    try {
+      const now = Date.now();
+      const due = new Set(this.changed);
+      this.changed.clear();
+      for (const [callId, open] of this.storedCalls) if (open.stored.expiresAt <= now) due.add(callId);
+      await Promise.all([...due].map((callId) => this.storedCalls.get(callId)).map((open) => open && this.adopt(open)));
+      for (const attempt of [...this.retries]) if (await attempt()) this.retries.delete(attempt);
+    } finally {
+      this.ticking = false;
+    }
   }
 
   // ---- what the host can see
@@ -1048,8 +1262,9 @@ function budgetExhausted(tool: string): ToolError {
   return new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`);
 }
 
-/** The store's failure, told without its stack: what was not done, and what the store said. */
+/** The store's failure, told without its stack: what was not done, and what the store said (or what is wrong with what it holds). */
 function storeUnavailable(what: string, error: unknown): ToolError {
+  if (error instanceof StoredRecordError) return new ToolError('store_unavailable', `${what}: ${error.message}`);
   return new ToolError('store_unavailable', `${what}: the runtime's store did not answer (${describeThrown(error)})`);
 }
 
@@ -1060,18 +1275,6 @@ async function guardStore<T>(answer: Promise<T>, what: string): Promise<T> {
   } catch (error) {
     throw storeUnavailable(what, error);
   }
-}
-
-/** A stored call done with a result; the owner and lease of a running call go. */
-function doneCall(stored: StoredCall, result: CallResult, outcome?: 'cancelled'): StoredCall {
-  const { owner: _owner, leaseUntil: _leaseUntil, ...kept } = stored;
-  const done = { ...kept, state: 'done' as const, finishedAt: Date.now() };
-  if (result.ok) {
-    const output = stored.exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output);
-    return result.content === undefined ? { ...done, outcome: 'completed', output } : { ...done, outcome: 'completed', output, content: JSON.stringify(result.content) };
-  }
-  const { code, message, issues } = result.error;
-  return { ...done, outcome: outcome ?? (code === 'denied' ? 'denied' : 'failed'), error: { code, message, issues } };
 }
 
 function settledHandle(failure: CallFailure, tool: string): DeferredCall {

@@ -227,7 +227,14 @@ export class InputRound {
     }
     if (this.task !== undefined) {
       // Asked again under the same key, the question gets the same answer: a key is never reused for another question.
-      const answer = await this.task.ask(key, question.request, request.signal);
+      let answer: unknown;
+      try {
+        answer = await this.task.ask(key, question.request);
+      } catch (error) {
+        // The call was cancelled or ended elsewhere: the handler sees that, as it sees its signal.
+        if (request.signal.aborted) throw error;
+        return unavailable(`${method} could not be asked through the task: ${describeThrown(error)}`);
+      }
       this.answers.set(key, answer);
       return (await question.read(answer)) ?? unavailable(`the client answered ${method} with something that is no ${method} result: ${describeAnswer(answer)}`);
     }
@@ -268,10 +275,10 @@ export class InputRound {
   }
 }
 
-/** Where the questions of a call that became an MCP task wait: surfaced by `tasks/get`, answered by `tasks/update`. */
+/** Where the questions of a call that became an MCP task wait: surfaced by `tasks/get`, answered by `tasks/update`, on any replica. */
 export interface TaskQuestions {
-  /** Resolves with the client's answer under `key`; rejects with the signal's reason when the call ends first. */
-  ask(key: string, request: McpInputRequest, signal: AbortSignal): Promise<unknown>;
+  /** Resolves with the client's answer under `key`; rejects with why the call ended when it ends first. */
+  ask(key: string, request: McpInputRequest): Promise<unknown>;
 }
 
 /** What a retry of 2026-07-28 carries besides its arguments. */

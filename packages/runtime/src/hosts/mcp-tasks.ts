@@ -1,4 +1,4 @@
-import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredCall, type DeferredStatus } from '../capability-runtime.js';
+import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredAnswers, type DeferredCall, type DeferredStatus } from '../capability-runtime.js';
 import { shortened, ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
@@ -102,60 +102,14 @@ export function tasksCapabilityMissing(what: string): McpRequestError {
   });
 }
 
-/** The questions a running task's handler waits on, on the replica that runs it; kept until its call settles. */
-class TaskInput implements TaskQuestions {
-  lastUpdatedAt = Date.now();
-  /** The handler's questions without an answer yet, by key, each with where its answer goes. */
-  readonly open = new Map<string, { readonly request: McpInputRequest; readonly answer: (value: unknown) => void }>();
-
-  ask(key: string, request: McpInputRequest, signal: AbortSignal): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const withdraw = (): void => {
-        this.open.delete(key);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', withdraw, { once: true });
-      this.open.set(key, {
-        request,
-        answer: (value) => {
-          signal.removeEventListener('abort', withdraw);
-          this.open.delete(key);
-          this.lastUpdatedAt = Date.now();
-          resolve(value);
-        },
-      });
-      this.lastUpdatedAt = Date.now();
-    });
-  }
-}
-
-/**
- * The open questions of one runtime's running tasks, whichever handlers serve them: a stateless SDK
- * server is made anew for each request, so what a task's handler waits on outlives it here.
- */
-const inputs = new WeakMap<CapabilityRuntime, Map<string, TaskInput>>();
-
-function inputsOf(runtime: CapabilityRuntime): Map<string, TaskInput> {
-  const kept = inputs.get(runtime);
-  if (kept !== undefined) return kept;
-  const made = new Map<string, TaskInput>();
-  inputs.set(runtime, made);
-  return made;
-}
-
 /** The methods of the extension for one runtime's tools, as `mcpToolHandlers` serves them. */
 export class McpTaskService {
-  private readonly inputs: Map<string, TaskInput>;
-
   constructor(
     private readonly runtime: CapabilityRuntime,
     private readonly settings: TaskSettings,
     /** A call's result as `tools/call` words it. */
     private readonly toolResult: (tool: string, result: CallResult) => Record<string, unknown>,
-  ) {
-    this.inputs = inputsOf(runtime);
-  }
+  ) {}
 
   supportOf(tool: string): McpTaskSupport | undefined {
     return this.settings.support.get(tool);
@@ -167,24 +121,23 @@ export class McpTaskService {
   }
 
   /**
-   * Makes a running call a task: its questions go to the task from now on (`questions`), and the
-   * CreateTaskResult is answered once the call reads back from the store, so that `tasks/get` resolves it at once.
+   * Makes a running call a task: its questions are stored with the call from now on (`questions`),
+   * where every replica reads and answers them, and the CreateTaskResult is answered once the call
+   * reads back from the store, so that `tasks/get` resolves it at once.
    */
   create(call: DeferredCall): { readonly questions: TaskQuestions; readonly created: Promise<McpCreateTaskResult> } {
-    const input = new TaskInput();
-    this.inputs.set(call.callId, input);
-    void call.result.then(() => this.inputs.delete(call.callId));
+    const questions: TaskQuestions = { ask: (key, request) => this.runtime.askAsync(call.callId, key, request) };
     const created = this.read(call.callId).then((status): McpCreateTaskResult => {
       if (status === undefined) throw new McpRequestError(internalErrorCode, `task ${call.callId} could not be read back after it was created`);
       return { resultType: 'task', ...this.task(status) };
     });
-    return { questions: input, created };
+    return { questions, created };
   }
 
   async get(taskId: unknown): Promise<McpGetTaskResult> {
     const status = await this.find(taskId);
     const task = this.task(status);
-    if (task.status === 'input_required') return { resultType: 'complete', ...task, inputRequests: Object.fromEntries([...this.inputs.get(status.callId)!.open].map(([key, open]) => [key, open.request])) };
+    if (task.status === 'input_required') return { resultType: 'complete', ...task, inputRequests: status.questions as Record<string, McpInputRequest> };
     const result = status.result;
     if (result === undefined || task.status === 'cancelled') return { resultType: 'complete', ...task };
     if (task.status === 'failed' && !result.ok) {
@@ -194,15 +147,36 @@ export class McpTaskService {
     return { resultType: 'complete', ...task, result: this.toolResult(status.tool, result) };
   }
 
-  /** Hands the answers to the questions they answer; answers to keys not open (here) are ignored, as the extension says. */
+  /**
+   * Stores the answers with the task, for the questions they answer, through whichever replica the
+   * request reaches; the replica that runs the handler hears them within its poll. Acknowledged once
+   * an answer is stored for an open question (answers under other keys are ignored, as the
+   * extension says) or is there already (a repeated update); an update that delivers nothing (the
+   * task has ended, or waits on none of its keys) is an error that says so, never an acknowledgement.
+   */
   async update(taskId: unknown, inputResponses: unknown): Promise<{ resultType: 'complete' }> {
     if (!isObjectRecord(inputResponses)) {
       throw new McpRequestError(invalidParamsCode, 'tasks/update needs inputResponses: an object of answers by the keys of the inputRequests they answer', { reason: 'invalid_input_responses' });
     }
     const status = await this.find(taskId);
-    const input = this.inputs.get(status.callId);
-    for (const [key, answer] of Object.entries(inputResponses as Record<string, unknown>)) input?.open.get(key)?.answer(answer);
-    return { resultType: 'complete' };
+    let receipt: DeferredAnswers;
+    try {
+      receipt = await this.runtime.answerAsync(status.callId, inputResponses);
+    } catch (error) {
+      if (error instanceof ToolError && error.code === 'unknown_call') throw unknownTask(taskId);
+      throw storeError(error);
+    }
+    const outcomes = [...receipt.outcomes.values()];
+    if (outcomes.includes('delivered') || outcomes.includes('answered')) return { resultType: 'complete' };
+    const keys = [...receipt.outcomes.keys()].map((key) => JSON.stringify(shortened(key, 100)));
+    if (receipt.state === 'done') {
+      const ended = await this.read(status.callId);
+      const how = ended === undefined ? 'expired' : statusOf(ended);
+      throw new McpRequestError(invalidParamsCode, `task ${status.callId} has ended (${how}): no question waits for an answer, and this one is not delivered`, { reason: 'task_ended', status: how });
+    }
+    const open = Object.keys((await this.read(status.callId))?.questions ?? {});
+    const waits = open.length === 0 ? 'it waits on no question now' : `its open questions are ${open.map((key) => JSON.stringify(shortened(key, 100))).join(', ')}`;
+    throw new McpRequestError(invalidParamsCode, `task ${status.callId} has no open question under ${keys.length === 0 ? 'no key (inputResponses is empty)' : keys.join(', ')}: ${waits}; nothing is delivered`, { reason: 'not_open', openKeys: open });
   }
 
   /** Cancels a task that has not ended (its handler's signal is aborted where it runs); a task that has is left as it ended. */
@@ -220,12 +194,11 @@ export class McpTaskService {
   }
 
   private task(status: DeferredStatus): McpTask {
-    const input = this.inputs.get(status.callId);
     return {
       taskId: status.callId,
-      status: statusOf(status, input),
+      status: statusOf(status),
       createdAt: new Date(status.startedAt).toISOString(),
-      lastUpdatedAt: new Date(status.finishedAt ?? input?.lastUpdatedAt ?? status.startedAt).toISOString(),
+      lastUpdatedAt: new Date(status.finishedAt ?? status.updatedAt ?? status.startedAt).toISOString(),
       ttlMs: status.expiresAt - status.startedAt,
       pollIntervalMs: this.settings.pollIntervalMs,
     };
@@ -235,10 +208,7 @@ export class McpTaskService {
   private async find(taskId: unknown): Promise<DeferredStatus> {
     // An id longer than any the runtime mints names no task: the store is not asked, and the answer does not echo it whole.
     const status = typeof taskId === 'string' && taskId.length <= maxCallIdLength ? await this.read(taskId) : undefined;
-    if (status === undefined) {
-      const named = typeof taskId === 'string' ? JSON.stringify(shortened(taskId, maxCallIdLength)) : `of type ${taskId === null ? 'null' : Array.isArray(taskId) ? 'array' : typeof taskId}`;
-      throw new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${named} (unknown, or expired)`, { reason: 'unknown_task' });
-    }
+    if (status === undefined) throw unknownTask(taskId);
     return status;
   }
 
@@ -251,9 +221,15 @@ export class McpTaskService {
   }
 }
 
-function statusOf(status: DeferredStatus, input: TaskInput | undefined): McpTaskStatus {
+/** The -32602 error for an id that names no task (never made, or expired). */
+function unknownTask(taskId: unknown): McpRequestError {
+  const named = typeof taskId === 'string' ? JSON.stringify(shortened(taskId, maxCallIdLength)) : `of type ${taskId === null ? 'null' : Array.isArray(taskId) ? 'array' : typeof taskId}`;
+  return new McpRequestError(invalidParamsCode, `Failed to retrieve task: no task ${named} (unknown, or expired)`, { reason: 'unknown_task' });
+}
+
+function statusOf(status: DeferredStatus): McpTaskStatus {
   const result = status.result;
-  if (result === undefined) return (input?.open.size ?? 0) > 0 ? 'input_required' : 'working';
+  if (result === undefined) return status.questions === undefined ? 'working' : 'input_required';
   if (result.ok) return 'completed';
   if (status.outcome === 'cancelled') return 'cancelled';
   return protocolFailures.has(result.error.code) ? 'failed' : 'completed';

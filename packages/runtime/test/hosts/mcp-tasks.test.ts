@@ -335,6 +335,59 @@ describe('a task any replica can follow: two runtimes sharing one store', () => 
   });
 });
 
+describe('a task that asks once it is a task, followed through two runtimes sharing one store', () => {
+  /** A replica of the server: jobs.run waits for the gate, then asks the client for a name (through the store) and finishes with it. */
+  function replica(store: ReturnType<typeof memoryStore>, work: ReturnType<typeof gate>): Served {
+    const records: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ store, pollMs: 5, onRecord: (record) => record.outcome !== 'pending' && records.push(record) });
+    runtime.registerTypedJsonTool(
+      ToolPolicy.json('jobs.run'),
+      job as never,
+      (async (_: unknown, request: ToolRequest<unknown>) => {
+        await work.opened;
+        const answer = await mcpElicit(request, { key: 'name', message: 'Whose job?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } }, validator: nameAnswer });
+        return { done: answer.status === 'accepted' ? answer.value.name : answer.status };
+      }) as never,
+    );
+    const http = mcpHttpHandler(runtime, { serverInfo: { name: 'jobs', version: '1.0.0' }, requestState, tasks: { tools: { 'jobs.run': 'optional' } } });
+    return { runtime, records, fetch: (request) => http.fetch(request) };
+  }
+  const answer = (name: string) => ({ action: 'accept', content: { name } });
+
+  it('is input_required on both with the same question; answered through the other, the handler hears it; an update that delivers nothing is an error', async () => {
+    const store = memoryStore();
+    const work = gate();
+    const [first, second] = [replica(store, work), replica(store, work)];
+    const taskId = await createdTask(first);
+    work.open();
+    let task = await getTask(second, taskId);
+    while (task['status'] === 'working') task = await getTask(second, taskId);
+    expect(task).toMatchObject({ status: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: { message: 'Whose job?' } } } });
+    expect(await getTask(first, taskId)).toMatchObject({ status: 'input_required', inputRequests: task['inputRequests'] as object });
+    expect((await rpc(second, 'tasks/update', { taskId, inputResponses: { name: answer('Ada'), unknown_key: answer('nobody') } })).result).toMatchObject({ resultType: 'complete' });
+    expect(await ended(second, taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { done: 'Ada' } } });
+    expect(first.records.map((record) => record.outcome)).toEqual(['completed']);
+    // The same update again (a retry whose acknowledgement was lost) is acknowledged; the first answer stood.
+    expect((await rpc(first, 'tasks/update', { taskId, inputResponses: { name: answer('Grace') } })).result).toMatchObject({ resultType: 'complete' });
+    // An answer nothing waits for is never acknowledged.
+    expect((await rpc(first, 'tasks/update', { taskId, inputResponses: { other: answer('Grace') } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('has ended (completed)'), data: { reason: 'task_ended', status: 'completed' } });
+  });
+
+  it('an update under none of the open keys is an error naming them; one for a task that waits on nothing yet is too', async () => {
+    const store = memoryStore();
+    const work = gate();
+    const [first, second] = [replica(store, work), replica(store, work)];
+    const taskId = await createdTask(first);
+    expect((await rpc(second, 'tasks/update', { taskId, inputResponses: { name: answer('early') } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('it waits on no question now'), data: { reason: 'not_open', openKeys: [] } });
+    work.open();
+    while ((await getTask(second, taskId))['status'] !== 'input_required');
+    expect((await rpc(second, 'tasks/update', { taskId, inputResponses: { nme: answer('typo') } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('its open questions are "name"'), data: { reason: 'not_open', openKeys: ['name'] } });
+    expect((await rpc(second, 'tasks/update', { taskId, inputResponses: {} })).error).toMatchObject({ code: -32602, data: { reason: 'not_open' } });
+    await rpc(second, 'tasks/update', { taskId, inputResponses: { name: answer('Lin') } });
+    expect(await ended(first, taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { done: 'Lin' } } });
+  });
+});
+
 describe('at 2025-11-25, where the extension is not defined', () => {
   it('a client of a 2025 session gets the plain result of a task tool, and initialize names no extension', async () => {
     const work = gate();
