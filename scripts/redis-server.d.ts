@@ -14,5 +14,5 @@ export interface RedisServer {
 /** Why redis-server cannot run here (`REDIS_SERVER` names another binary), or undefined when it can. */
 export declare const redisServerProblem: string | undefined;
 
-/** Starts a private redis-server on a free loopback port; throws when there is no redis-server. */
-export declare function startRedisServer(): Promise<RedisServer>;
+/** Starts a private redis-server on a free loopback port; throws when there is no redis-server. `config`: more of its options (`['--maxmemory-policy', 'allkeys-lru']`). */
+export declare function startRedisServer(config?: readonly string[]): Promise<RedisServer>;

@@ -43,8 +43,8 @@ process.on('exit', () => {
 });
 
 /** One redis-server process on the port, resolved once it answers PING; rejected if it exits first. */
-async function launch(port, folder) {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder, '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning'];
+async function launch(port, folder, config) {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder, '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', ...config];
   const server = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
@@ -73,8 +73,8 @@ async function end(server, signal) {
   await exit;
 }
 
-/** Starts a private redis-server on a free loopback port (throws when redis-server is absent). */
-export async function startRedisServer() {
+/** Starts a private redis-server on a free loopback port (throws when redis-server is absent); `config`: more of its command-line options. */
+export async function startRedisServer(config = []) {
   if (redisServerProblem !== undefined) throw new Error(`this needs redis-server: ${redisServerProblem}`);
   let folder = mkdtempSync(join(tmpdir(), 'jtc-redis-'));
   let port = 0;
@@ -83,7 +83,7 @@ export async function startRedisServer() {
   for (let attempt = 1; current === undefined; attempt++) {
     port = await freePort();
     try {
-      current = await launch(port, folder);
+      current = await launch(port, folder, config);
     } catch (error) {
       if (attempt === 5) throw error;
     }
@@ -101,7 +101,7 @@ export async function startRedisServer() {
     async restart() {
       await halt('SIGTERM');
       folder = mkdtempSync(join(tmpdir(), 'jtc-redis-'));
-      current = await launch(port, folder);
+      current = await launch(port, folder, config);
     },
   };
 }

@@ -931,9 +931,10 @@ export class CapabilityRuntime {
       try {
         replaced = await this.store().replaceCall(end, ['running'], { by: this.replicaId });
       } catch (error) {
-        if (Date.now() < open.stored.expiresAt) return false;
-        this.closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored before the call expired`, error) });
-        return true;
+        // A record that is no call cannot take the result: that ends the call; a store away is asked again until the call expires.
+        const lost = error instanceof StoredRecordError || Date.now() >= open.stored.expiresAt;
+        if (lost) this.closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error) });
+        return lost;
       }
       if (this.storedCalls.get(open.stored.callId) !== open) return true;
       if (replaced) this.closeStored(open, result);

@@ -169,6 +169,12 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
   const budgetKey = (tool: string) => `${prefix}budget:${tool}`;
   const callKey = (callId: string) => `${prefix}call:${callId}`;
   const leaseKey = (replicaId: string) => `${prefix}lease:${replicaId}`;
+  /** A script's reply on a call's key; another client's value there (a string, a list) is no call of ours. */
+  const onCall = <T>(callId: string, reply: Promise<T>): Promise<T> =>
+    reply.catch((error: unknown) => {
+      if (error instanceof Error && error.message.includes('WRONGTYPE')) throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: ${callKey(callId)} holds another kind of value than a call's hash`);
+      throw error;
+    });
   return {
     reserve: async (tool, budget) => (await script(reserveScript, [budgetKey(tool)], [String(budget), String(budgetTtlMs)])) === 1,
     async release(tool) {
@@ -186,14 +192,7 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
       return (await script(openScript, [callKey(call.callId), budgetKey(call.tool), leaseKey(call.owner ?? '')], args)) === 1;
     },
     async readCall(callId) {
-      let reply: unknown;
-      try {
-        reply = await script(readScript, [callKey(callId)], [prefix]);
-      } catch (error) {
-        // Another client's value under the key (a string, a list): no call of ours.
-        if (error instanceof Error && error.message.includes('WRONGTYPE')) throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: ${callKey(callId)} holds another kind of value than a call's hash`);
-        throw error;
-      }
+      const reply = await onCall(callId, script(readScript, [callKey(callId)], [prefix]));
       if (reply === null) return undefined;
       if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[0])) throw new Error(`unexpected reply from Redis to a call's read: ${describe(reply)}`);
       const [flat, lease] = reply as [unknown[], unknown];
@@ -212,12 +211,12 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
     },
     async replaceCall(next, from, replace = {}) {
       const args = [next.state, JSON.stringify(next), String(next.expiresAt), replace.release === true ? '1' : '', replace.by ?? '', prefix, next.callId, ...from];
-      return (await script(replaceScript, [callKey(next.callId), budgetKey(next.tool)], args)) === 1;
+      return (await onCall(next.callId, script(replaceScript, [callKey(next.callId), budgetKey(next.tool)], args))) === 1;
     },
-    askCall: async (callId, key, question) => (await script(askScript, [callKey(callId)], [key, question, String(Date.now())])) === 1,
+    askCall: async (callId, key, question) => (await onCall(callId, script(askScript, [callKey(callId)], [key, question, String(Date.now())]))) === 1,
     async answerCall(callId, answers, by) {
       const args = [by, prefix, String(Date.now()), callId, ...[...answers].flat()];
-      const reply = await script(answerScript, [callKey(callId)], args);
+      const reply = await onCall(callId, script(answerScript, [callKey(callId)], args));
       if (reply === null) return undefined;
       if (!Array.isArray(reply) || reply.length !== answers.size + 1) throw new Error(`unexpected reply from Redis to answers: ${describe(reply)}`);
       const [state, ...outcomes] = reply.map((part: unknown) => text(part));
