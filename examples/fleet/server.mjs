@@ -2,9 +2,11 @@
 // into generated/) on a runtime whose store is Redis, served over Streamable HTTP at both MCP
 // revisions by the runtime's own mcpHttpHandler. Every replica started on the same Redis (and key
 // prefix) is the same server: fleet.count's budget is one budget for all of them, and a task
-// (fleet.sleep, fleet.ask) created through one replica is read, answered (fleet.answer) and
-// cancelled through any other.
+// (fleet.sleep, fleet.ask, fleet.approve) created through one replica is read, answered (tasks/update,
+// fleet.answer) and cancelled through any other.
 //   REDIS_URL=redis://127.0.0.1:6379 PORT=3001 npm run example:fleet   ->  http://127.0.0.1:3001/mcp
+// (`example:fleet` builds the contracts, then serves; for several replicas build once with
+// `npm run example:fleet:build` and start each with `npm run example:fleet:serve`: docs/fleet.md.)
 // Environment:
 //   REDIS_URL              the fleet's Redis (default redis://127.0.0.1:6379)
 //   PORT                   the loopback port to serve on (default 3000)
@@ -16,8 +18,10 @@
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CapabilityRuntime } from '@json-tool-contracts/runtime';
+import { mcpElicit } from '@json-tool-contracts/runtime/mcp';
 import { mcpHttpHandler, mcpNodeListener } from '@json-tool-contracts/runtime/mcp/http';
 import { connectRedisStore } from '@json-tool-contracts/runtime/redis';
+import { z } from 'zod';
 import { contracts } from './generated/index.mjs';
 
 /** A whole number from the environment, or the default when the variable is unset. */
@@ -56,6 +60,17 @@ runtime.registerAll(contracts, {
     await sleep(ms, undefined, { signal: request.signal });
     return { slept: ms };
   },
+  // Asks once it is a task: the question waits in Redis, where tasks/update through any replica answers it.
+  fleetApprove: async ({ item, afterMs }, request) => {
+    await sleep(afterMs, undefined, { signal: request.signal });
+    const answer = await mcpElicit(request, {
+      key: 'approve',
+      message: `Approve ${item}?`,
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
+      validator: z.object({ approve: z.boolean() }),
+    });
+    return { item, approved: answer.status === 'accepted' && answer.value.approve };
+  },
   // Served outside the process: the call waits in Redis, pending, for whoever answers it.
   fleetAsk: { protocol: true },
   // The outside, as a tool: completes a fleet.ask task (its id is the call's) on whichever replica this call reaches.
@@ -69,8 +84,8 @@ runtime.registerAll(contracts, {
 // One handler for the process: the requestState key is derived once, not per request.
 const requestState = process.env.MCP_REQUEST_STATE_KEY === undefined ? {} : { key: process.env.MCP_REQUEST_STATE_KEY };
 const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-// fleet.sleep becomes a task for a 2026-07-28 client that declares the tasks extension, once it
-// outlasts its first turn; fleet.ask is only ever a task (a client that does not declare the extension is refused).
-const tasks = { tools: { 'fleet.sleep': 'optional', 'fleet.ask': 'required' } };
+// fleet.sleep and fleet.approve become tasks for a 2026-07-28 client that declares the tasks extension,
+// once they outlast their first turn; fleet.ask is only ever a task (a client that does not declare the extension is refused).
+const tasks = { tools: { 'fleet.sleep': 'optional', 'fleet.approve': 'optional', 'fleet.ask': 'required' } };
 const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'jtc-fleet', version: '1.0.0' }, allowedHosts, requestState, tasks });
 createServer(mcpNodeListener(handler)).listen(port, '127.0.0.1', () => console.log(`MCP server on http://127.0.0.1:${port}/mcp`));

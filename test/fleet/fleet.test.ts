@@ -29,19 +29,20 @@ interface Fleet {
   close(): Promise<void>;
 }
 
-/** Three replicas on a private Redis, started one after the other (each builds the contracts first), and a balancer in front. */
-async function startFleet(env: Record<string, string>): Promise<Fleet> {
+/** `count` replicas (three unless given) on a private Redis, as docs/fleet.md starts them: the contracts built once, then every replica at once; a balancer in front. */
+async function startFleet(env: Record<string, string>, count = 3): Promise<Fleet> {
   const redis = await startRedisServer();
   const fleetEnv = { REDIS_URL: redis.url, MCP_REQUEST_STATE_KEY: randomBytes(32).toString('base64'), ...env };
-  const replicas: ExampleServer[] = [];
-  for (let index = 0; index < 3; index++) replicas.push(await startExample('example:fleet', fleetEnv));
+  const built = spawnSync('npm', ['run', '--silent', 'example:fleet:build'], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
+  const replicas = await Promise.all(Array.from({ length: count }, () => startExample('example:fleet:serve', fleetEnv)));
   const proxy = await startRoundRobinProxy(replicas.map((replica) => replica.port));
   return {
     redis,
     replicas,
     proxy,
     async restart(index) {
-      replicas[index] = await startExample('example:fleet', fleetEnv, replicas[index]!.port);
+      replicas[index] = await startExample('example:fleet:serve', fleetEnv, replicas[index]!.port);
     },
     async close() {
       await proxy.close();
@@ -87,12 +88,28 @@ async function untilEnded(client: Client, taskId: string): Promise<Result> {
   }
 }
 
+/** tasks/get until the task is no longer `working` (it asks, or it has ended). */
+async function untilAsked(client: Client, taskId: string): Promise<Result> {
+  for (;;) {
+    const task = await request(client, 'tasks/get', { taskId });
+    if (task['status'] !== 'working') return task;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
- * A tools/call on the wire at `url` as a 2026-07-28 client declaring the tasks extension sends it
+ * The answer an elicitation of fleet.approve takes. Its handler works `afterMs` before it asks: long
+ * enough (half a second and more) that the call has become a task by then, however busy the replica.
+ */
+const approval = (approve: boolean) => ({ approve: { action: 'accept', content: { approve } } });
+
+/**
+ * A tools/call on the wire at `url` as a 2026-07-28 client declaring the tasks extension (and elicitation) sends it
  * (SDK v2's callTool knows no CreateTaskResult: it refuses resultType "task"): its result.
  */
 async function callOnTheWire(url: string, name: string, args: Record<string, unknown>): Promise<Result> {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { [tasksExtension]: {} } } };
+  // It can answer elicitations too: fleet.approve asks one once it is a task.
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [tasksExtension]: {} } } };
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
@@ -179,6 +196,23 @@ describe.skipIf(skipWithoutRedis)('examples/fleet: one server of three replicas 
       expect(failed).not.toHaveProperty('result');
     });
 
+    it('a task that asks once it is a task is input_required through every replica; answered through another, its result is read through a third', async () => {
+      const { replicas, proxy } = fleet!;
+      const [a, b, c] = await Promise.all(replicas.map((replica) => modernClient(replica.url)));
+      const balanced = await modernClient(proxy.url);
+      const taskId = await createTask(replicas[0]!.url, 'fleet.approve', { item: 'release 1.2', afterMs: 500 });
+      const asked = await untilAsked(b!, taskId);
+      expect(asked).toMatchObject({ taskId, status: 'input_required', inputRequests: { approve: { method: 'elicitation/create', params: { message: 'Approve release 1.2?' } } } });
+      // The same question through each replica, and through the balancer to whichever it picks, three times.
+      for (const client of [a!, c!, balanced, balanced, balanced]) expect(await request(client, 'tasks/get', { taskId })).toMatchObject({ status: 'input_required', inputRequests: asked['inputRequests'] as object });
+      // Acknowledged (the SDK hands over the empty result without its resultType).
+      expect(await request(b!, 'tasks/update', { taskId, inputResponses: approval(true) })).toEqual({});
+      expect(await untilEnded(c!, taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { item: 'release 1.2', approved: true } } });
+      // Answered again through the balancer (a retry): acknowledged, the first answer stands; an answer for a question never asked is refused.
+      expect(await request(balanced, 'tasks/update', { taskId, inputResponses: approval(false) })).toEqual({});
+      await expect(request(balanced, 'tasks/update', { taskId, inputResponses: { other: {} } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('has ended (completed)') });
+    });
+
     it('a replica killed mid-task loses nothing acknowledged, and its running task ends failed once its lease expires, never forever working', async () => {
       const [, b, c] = await Promise.all(fleet!.replicas.map((replica) => modernClient(replica.url)));
       const a = fleet!.replicas[0]!.url;
@@ -189,16 +223,62 @@ describe.skipIf(skipWithoutRedis)('examples/fleet: one server of three replicas 
       const asked = await createTask(a, 'fleet.ask', { question: 'Still there?' });
       const running = await sleepTask(a, 60_000);
       expect(await request(b!, 'tasks/get', { taskId: running })).toMatchObject({ status: 'working' });
+      const approving = await createTask(a, 'fleet.approve', { item: 'the last release', afterMs: 500 });
+      expect(await untilAsked(c!, approving)).toMatchObject({ status: 'input_required' });
       await fleet!.replicas[0]!.kill();
       // A task the dead replica created waits in Redis, and is answered through another.
       expect(await b!.callTool({ name: 'fleet.answer', arguments: { taskId: asked, answer: 'yes' } })).toMatchObject({ structuredContent: { status: 'completed' } });
       expect(await request(c!, 'tasks/get', { taskId: asked })).toMatchObject({ status: 'completed', result: { structuredContent: { answer: 'yes' } } });
       const orphaned = await untilEnded(b!, running);
       expect(orphaned).toMatchObject({ taskId: running, status: 'failed', error: { code: expect.any(Number), data: { code: 'lease_expired' } } });
+      // The task that asked, its replica gone, ends the same way, never waiting for its TTL; an answer then is refused, not acknowledged.
+      expect(await untilEnded(b!, approving)).toMatchObject({ status: 'failed', error: { data: { code: 'lease_expired' } } });
+      await expect(request(c!, 'tasks/update', { taskId: approving, inputResponses: approval(true) })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('has ended (failed)') });
       expect(await request(c!, 'tasks/get', { taskId: finished })).toMatchObject({ status: 'completed', result: acknowledged['result'] });
       // The replica comes back on its port and serves the fleet again.
       await fleet!.restart(0);
       expect(await untilEnded(c!, await sleepTask(fleet!.replicas[0]!.url, 50))).toMatchObject({ status: 'completed' });
+    });
+  });
+
+  describe('eight replicas on one Redis, thousands of open tasks and calls', () => {
+    const leaseMs = 5_000;
+    let fleet: Fleet | undefined;
+    beforeAll(async () => {
+      fleet = await startFleet({ FLEET_BUDGET: '100', FLEET_LEASE_MS: String(leaseMs) }, 8);
+    });
+    afterAll(() => fleet?.close());
+
+    /** `act(0)` … `act(count - 1)`, at most 200 at a time: the results in order. */
+    async function inBatches<T>(count: number, act: (index: number) => Promise<T>): Promise<T[]> {
+      const results: T[] = [];
+      for (let start = 0; start < count; start += 200) results.push(...(await Promise.all(Array.from({ length: Math.min(200, count - start) }, (_, offset) => act(start + offset)))));
+      return results;
+    }
+
+    it('keeps the budget exact, and every task readable and answerable through any replica, its lease held while it waits', async () => {
+      const { replicas } = fleet!;
+      const clients = await Promise.all(replicas.map((replica) => modernClient(replica.url)));
+      // Each step goes through another replica than the one before: `at(i + k)` is the k-th after the one that made task i.
+      const at = (index: number) => clients[index % clients.length]!;
+      const tasks = 1_600;
+      const opened = Date.now();
+      const approving = await inBatches(tasks, (i) => createTask(replicas[i % replicas.length]!.url, 'fleet.approve', { item: `item ${i}`, afterMs: 1_000 }));
+      const asking = await inBatches(tasks, (i) => createTask(replicas[i % replicas.length]!.url, 'fleet.ask', { question: `question ${i}?` }));
+      // While all of them are open: 1,000 budgeted calls at once over the eight, exactly 100 complete.
+      const counted = await Promise.all(Array.from({ length: 1_000 }, (_, i) => count(at(i))));
+      expect(counted.filter((result) => result['isError'] !== true)).toHaveLength(100);
+      expect(counted.filter((result) => result['isError'] === true && !textOf(result).startsWith('budget_exhausted: ')).map(textOf)).toEqual([]);
+      // Every task read through another replica than made it: the approvals ask, the questions wait.
+      await inBatches(tasks, async (i) => expect(await untilAsked(at(i + 1), approving[i]!)).toMatchObject({ status: 'input_required', inputRequests: { approve: { params: { message: `Approve item ${i}?` } } } }));
+      await inBatches(tasks, async (i) => expect(await request(at(i + 3), 'tasks/get', { taskId: asking[i] })).toMatchObject({ status: 'working' }));
+      // Held open for two leases, renewed all the while by the replicas that run them.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, opened + 2 * leaseMs - Date.now())));
+      await inBatches(tasks, (i) => request(at(i + 2), 'tasks/update', { taskId: approving[i], inputResponses: approval(i % 2 === 0) }));
+      await inBatches(tasks, async (i) => expect((await at(i + 5).callTool({ name: 'fleet.answer', arguments: { taskId: asking[i], answer: `answer ${i}` } }))['structuredContent']).toEqual({ status: 'completed' }));
+      await inBatches(tasks, async (i) => expect(await untilEnded(at(i + 4), approving[i]!)).toMatchObject({ status: 'completed', result: { structuredContent: { item: `item ${i}`, approved: i % 2 === 0 } } }));
+      await inBatches(tasks, async (i) => expect(await request(at(i + 6), 'tasks/get', { taskId: asking[i] })).toMatchObject({ status: 'completed', result: { structuredContent: { answer: `answer ${i}` } } }));
+      expect(textOf(await count(at(7)))).toMatch(/^budget_exhausted: /);
     });
   });
 
