@@ -26,7 +26,13 @@ describe.skipIf(skipWithoutRedis)('leases of a replica with thousands of running
     await client.connect();
     closing.push(() => client.close());
     let commands = 0;
-    const store = redisStore({ sendCommand: (args: string[]) => (commands++, client.sendCommand(args)) }, { prefix: 'leases:' });
+    const counting = {
+      sendCommand(args: string[]) {
+        commands++;
+        return client.sendCommand(args);
+      },
+    };
+    const store = redisStore(counting, { prefix: 'leases:' });
     let finish!: () => void;
     const finishing = new Promise<void>((resolve) => (finish = resolve));
     const leaseMs = 3_000;

@@ -237,7 +237,10 @@ describe.skipIf(skipWithoutRedis)('redisStore among hostile peers', () => {
     let finish!: () => void;
     const finishing = new Promise<void>((resolve) => (finish = resolve));
     const a = new CapabilityRuntime({ store: storeA, pollMs: 20 });
-    a.registerValidatedJsonTool(ToolPolicy.json('math.add'), ToolMetadata.of('Adds once told to.'), mathAdd, async ({ input }) => (await finishing, { total: input.left + input.right }));
+    a.registerValidatedJsonTool(ToolPolicy.json('math.add'), ToolMetadata.of('Adds once told to.'), mathAdd, async ({ input }) => {
+      await finishing;
+      return { total: input.left + input.right };
+    });
     const b = replica(storeB);
     const corruptions: Record<string, (key: string, record: Record<string, unknown>) => Promise<unknown>> = {
       'done without its output': (key, record) => raw.hSet(key, { state: 'done', call: JSON.stringify({ ...record, state: 'done', outcome: 'completed', finishedAt: Date.now() }) }),
