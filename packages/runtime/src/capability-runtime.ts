@@ -8,6 +8,7 @@ import { standingFor, stringifyJson } from './json.js';
 import { hostJsonSchema } from './support/host-json-schema.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 import { memoryStore, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState, type StoredOutcome } from './store.js';
+import { CallPoller } from './call-poller.js';
 import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
 
 export interface ToolRequest<I> {
@@ -280,18 +281,9 @@ export class CapabilityRuntime {
   private readonly replicaId: string;
   private readonly deferredTtlMs: number;
   private readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly maxDeferredCalls: number;
   private readonly storedCalls = new Map<string, StoredOpenCall>();
-  /** Calls open here that changed in the store (another replica ended or answered them, or a read failed): brought in line at the next poll. */
-  private readonly changed = new Set<string>();
-  /** Writes the store did not confirm, tried again at every poll until they answer true. */
-  private readonly retries = new Set<() => Promise<boolean>>();
-  /** The mark of the changes this replica has heard of (`RuntimeStore.keepLease`). */
-  private heard: string | undefined;
-  private ticker: ReturnType<typeof setInterval> | undefined;
-  private ticking = false;
-  private renewing = false;
+  private readonly poller: CallPoller;
 
   constructor(private readonly options: RuntimeOptions = {}) {
     this.limits = { ...defaultEnvelopeLimits, ...options.envelope };
@@ -319,7 +311,14 @@ export class CapabilityRuntime {
     this.callIdPrefix = store === undefined && replicaId === undefined ? 'call-' : `call-${this.replicaId}-`;
     this.deferredTtlMs = deferredTtlMs;
     this.leaseMs = leaseMs;
-    this.pollMs = pollMs;
+    this.poller = new CallPoller(pollMs, {
+      open: this.storedCalls,
+      keepLease: store === undefined ? undefined : (since) => store.keepLease(this.replicaId, leaseMs, since),
+      adopt: async (callId) => {
+        const open = this.storedCalls.get(callId);
+        if (open !== undefined) await this.adopt(open);
+      },
+    });
   }
 
   // ---- registration
@@ -682,7 +681,7 @@ export class CapabilityRuntime {
     } else {
       this.handOff(open);
     }
-    this.keepPolling();
+    this.poller.start();
     return handle as DeferredCall<O>;
   }
 
@@ -744,13 +743,13 @@ export class CapabilityRuntime {
       if (this.storedCalls.get(callId) !== open || !questions.waits(key)) return true;
       try {
         // A call that ended meanwhile takes no question: the next poll hears how it ended.
-        if (!(await this.store().askCall(callId, key, text))) this.changed.add(callId);
+        if (!(await this.store().askCall(callId, key, text))) this.poller.changedCall(callId);
         return true;
       } catch {
         return false;
       }
     };
-    this.retryUntilDone(put);
+    this.poller.retryUntilDone(put);
     return answered.then((answer) => {
       try {
         return readJsonText(answer, false, this.limits);
@@ -925,7 +924,7 @@ export class CapabilityRuntime {
     if (this.storedCalls.get(open.stored.callId) !== open) return;
     const result = this.verdict(open.entry, open.stored.callId, settlement);
     const end = doneCall(open.stored, result);
-    this.retryUntilDone(async () => {
+    this.poller.retryUntilDone(async () => {
       if (this.storedCalls.get(open.stored.callId) !== open) return true;
       let replaced: boolean;
       try {
@@ -957,7 +956,7 @@ export class CapabilityRuntime {
     } catch (error) {
       if (this.storedCalls.get(callId) !== open) return;
       if (error instanceof StoredRecordError) this.closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
-      else this.changed.add(callId);
+      else this.poller.changedCall(callId);
       return;
     }
     if (this.storedCalls.get(callId) !== open) return;
@@ -973,7 +972,6 @@ export class CapabilityRuntime {
    */
   private closeStored(open: StoredOpenCall, result: CallResult, outcome?: 'cancelled', ended: 'here' | 'elsewhere' = 'here'): void {
     this.storedCalls.delete(open.stored.callId);
-    this.changed.delete(open.stored.callId);
     open.release?.();
     this.closeResult(open, result, outcome);
     open.handle.settle(result);
@@ -989,7 +987,7 @@ export class CapabilityRuntime {
   private forgetUnconfirmed(stored: StoredCall): void {
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
     const forgotten = { ...doneCall(stored, { ok: false, callId: stored.callId, error }, 'cancelled'), expiresAt: Date.now() + 1 };
-    this.retryUntilDone(async () => {
+    this.poller.retryUntilDone(async () => {
       try {
         await this.store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.replicaId });
         return true;
@@ -997,68 +995,6 @@ export class CapabilityRuntime {
         return Date.now() >= stored.expiresAt;
       }
     });
-  }
-
-  /** Tries `attempt` now and, until it answers true, again at every poll. */
-  private retryUntilDone(attempt: () => Promise<boolean>): void {
-    void attempt().then((done) => {
-      if (done) return;
-      this.retries.add(attempt);
-      this.keepPolling();
-    });
-  }
-
-  /**
-   * While calls of `deferAsync` are open here, every `pollMs`: renews this replica's lease and
-   * hears which of its calls other replicas changed (one round trip to the store however many are
-   * open), then brings those in line with the store, ends those past their TTL, and retries what
-   * the store did not confirm. Without a store only expiry can end a call behind this runtime's
-   * back (a pending call nobody completed in time), and nothing is read.
-   */
-  private keepPolling(): void {
-    if (this.ticker !== undefined) return;
-    this.ticker = setInterval(() => this.tick(), this.pollMs);
-    // A process may exit while calls are open: its lease then runs out, as a crash's would.
-    (this.ticker as { unref?: () => void }).unref?.();
-  }
-
-  private tick(): void {
-    if (this.storedCalls.size === 0 && this.retries.size === 0) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
-      return;
-    }
-    if (this.shared !== undefined && this.storedCalls.size > 0 && !this.renewing) void this.renew();
-    if (!this.ticking) void this.poll();
-  }
-
-  /** The lease renewed, apart from the rest of a poll so that no amount of work delays it; the calls changed elsewhere are heard at once. */
-  private async renew(): Promise<void> {
-    this.renewing = true;
-    try {
-      const { changed, mark } = await this.shared!.keepLease(this.replicaId, this.leaseMs, this.heard);
-      this.heard = mark;
-      for (const callId of changed) if (this.storedCalls.has(callId)) this.changed.add(callId);
-    } catch {
-      return; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
-    } finally {
-      this.renewing = false;
-    }
-    if (this.changed.size > 0 && !this.ticking) void this.poll();
-  }
-
-  private async poll(): Promise<void> {
-    this.ticking = true;
-    try {
-      const now = Date.now();
-      const due = new Set(this.changed);
-      this.changed.clear();
-      for (const [callId, open] of this.storedCalls) if (open.stored.expiresAt <= now) due.add(callId);
-      await Promise.all([...due].map((callId) => this.storedCalls.get(callId)).map((open) => open && this.adopt(open)));
-      for (const attempt of [...this.retries]) if (await attempt()) this.retries.delete(attempt);
-    } finally {
-      this.ticking = false;
-    }
   }
 
   // ---- what the host can see

@@ -233,8 +233,9 @@ export function memoryStore(now: () => number = Date.now): RuntimeStore {
   const calls = new Map<string, HeldCall>();
   const claims = new Map<string, number>();
   const leases = new Map<string, number>();
-  /** Each replica's calls changed by others, numbered in the order they changed, and until when the list is kept. */
-  const inboxes = new Map<string, { changes: { readonly seq: number; readonly callId: string }[]; next: number; expiresAt: number }>();
+  /** Each replica's calls changed by others, numbered in the order they changed (one count for the store, so that an inbox made again never numbers below a mark given before), and until when the list is kept. */
+  const inboxes = new Map<string, { changes: { readonly seq: number; readonly callId: string }[]; expiresAt: number }>();
+  let changes = 0;
   let writes = 0;
   const take = (tool: string, budget: number): boolean => {
     const used = taken.get(tool) ?? 0;
@@ -263,8 +264,8 @@ export function memoryStore(now: () => number = Date.now): RuntimeStore {
   };
   const notify = (held: HeldCall, callId: string, by: string | undefined): void => {
     if (held.owner === undefined || held.owner === by) return;
-    const inbox = inboxes.get(held.owner) ?? { changes: [], next: 1, expiresAt: 0 };
-    inbox.changes.push({ seq: inbox.next++, callId });
+    const inbox = inboxes.get(held.owner) ?? { changes: [], expiresAt: 0 };
+    inbox.changes.push({ seq: ++changes, callId });
     inbox.expiresAt = Math.max(inbox.expiresAt, held.expiresAt);
     inboxes.set(held.owner, inbox);
   };
@@ -324,8 +325,8 @@ export function memoryStore(now: () => number = Date.now): RuntimeStore {
       if (inbox === undefined) return { changed: [], mark: since };
       const after = since === undefined ? 0 : Number(since);
       inbox.changes = inbox.changes.filter((change) => change.seq > after);
-      const changes = inbox.changes.slice(0, maxHeard);
-      return { changed: changes.map((change) => change.callId), mark: changes.length === 0 ? since : String(changes.at(-1)!.seq) };
+      const told = inbox.changes.slice(0, maxHeard);
+      return { changed: told.map((change) => change.callId), mark: told.length === 0 ? since : String(told.at(-1)!.seq) };
     },
     async claimOnce(key, expiresAt) {
       const until = claims.get(key);
