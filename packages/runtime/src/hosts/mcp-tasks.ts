@@ -149,10 +149,11 @@ export class McpTaskService {
 
   /**
    * Stores the answers with the task, for the questions they answer, through whichever replica the
-   * request reaches; the replica that runs the handler hears them within its poll. Acknowledged once
-   * an answer is stored for an open question (answers under other keys are ignored, as the
-   * extension says) or is there already (a repeated update); an update that delivers nothing (the
-   * task has ended, or waits on none of its keys) is an error that says so, never an acknowledgement.
+   * request reaches; the replica that runs the handler hears them within its poll. A running task
+   * acknowledges the update (answers under keys it does not wait on are ignored, as the extension
+   * says, and a key answered already keeps its first answer); a task that has ended cannot take an
+   * answer, and an update that delivered none to it is an error that says so, never an
+   * acknowledgement (one that was delivered before it ended, retried, is acknowledged).
    */
   async update(taskId: unknown, inputResponses: unknown): Promise<{ resultType: 'complete' }> {
     if (!isObjectRecord(inputResponses)) {
@@ -166,17 +167,10 @@ export class McpTaskService {
       if (error instanceof ToolError && error.code === 'unknown_call') throw unknownTask(taskId);
       throw storeError(error);
     }
-    const outcomes = [...receipt.outcomes.values()];
-    if (outcomes.includes('delivered') || outcomes.includes('answered')) return { resultType: 'complete' };
-    const keys = [...receipt.outcomes.keys()].map((key) => JSON.stringify(shortened(key, 100)));
-    if (receipt.state === 'done') {
-      const ended = await this.read(status.callId);
-      const how = ended === undefined ? 'expired' : statusOf(ended);
-      throw new McpRequestError(invalidParamsCode, `task ${status.callId} has ended (${how}): no question waits for an answer, and this one is not delivered`, { reason: 'task_ended', status: how });
-    }
-    const open = Object.keys((await this.read(status.callId))?.questions ?? {});
-    const waits = open.length === 0 ? 'it waits on no question now' : `its open questions are ${open.map((key) => JSON.stringify(shortened(key, 100))).join(', ')}`;
-    throw new McpRequestError(invalidParamsCode, `task ${status.callId} has no open question under ${keys.length === 0 ? 'no key (inputResponses is empty)' : keys.join(', ')}: ${waits}; nothing is delivered`, { reason: 'not_open', openKeys: open });
+    if (receipt.state !== 'done' || [...receipt.outcomes.values()].includes('answered')) return { resultType: 'complete' };
+    const ended = await this.read(status.callId);
+    const how = ended === undefined ? 'expired' : statusOf(ended);
+    throw new McpRequestError(invalidParamsCode, `task ${status.callId} has ended (${how}): no question waits for an answer, and this one is not delivered`, { reason: 'task_ended', status: how });
   }
 
   /** Cancels a task that has not ended (its handler's signal is aborted where it runs); a task that has is left as it ended. */
