@@ -8,7 +8,7 @@
  * optional peer dependency), and exports through whatever SDK the application registered. Log
  * records go to a logger provider the application passes in, read structurally (see `otelUnsentLog`).
  */
-import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
+import { context, createTraceState, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
 import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
 import { McpCallContext, type McpLoggingLevel } from './hosts/mcp.js';
 import { logToStderr, type McpUnsentLog } from './hosts/mcp-2026.js';
@@ -232,7 +232,7 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
         attributes['mcp.protocol.version'] = mcp.protocolVersion;
         if (mcp.sessionId !== undefined) attributes['mcp.session.id'] = bounded(mcp.sessionId, maxIdentifierLength);
         if (mcp.requestId !== undefined) attributes['jsonrpc.request.id'] = bounded(String(mcp.requestId), maxIdentifierLength);
-        if (mcp.meta !== undefined) parent = extract(mcp.meta, active);
+        if (mcp.meta !== undefined) parent = detachedRemoteParent(extract(mcp.meta, active), active);
         // The request's own context is the parent; the ambient span (the HTTP request's) is kept as a link.
         const ambient = trace.getSpanContext(active);
         if (ambient !== undefined && trace.getSpanContext(parent) !== ambient) links = [{ context: ambient }];
@@ -338,13 +338,48 @@ function providerCallId(toolCall: ProviderToolCall): string | undefined {
   }
 }
 
-/** At most `max` UTF-16 code units, never cut inside a surrogate pair; a cut value ends with `…`. */
+/**
+ * At most `max` UTF-16 code units, never cut inside a surrogate pair; a cut value ends with `…`.
+ * Always a copy of its own (see `detached`): what a span keeps must not keep the caller's text alive.
+ */
 function bounded(value: string, max: number): string {
-  if (value.length <= max) return value;
+  if (value.length <= max) return detached(value);
   let cut = max - 1;
   const last = value.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--;
-  return `${value.slice(0, cut)}…`;
+  return `${detached(value.slice(0, cut))}…`;
+}
+
+/** How many code units `detached` copies with one `String.fromCharCode` (well within any engine's argument limit). */
+const copyChunkLength = 4096;
+
+/**
+ * The same text in memory of its own. V8 makes a slice of a string (and a regular expression's
+ * match) a view into the string it came from, so 256 characters kept on a span waiting for export
+ * would keep a caller's 4 MB tool name alive with it; `String.fromCharCode` always writes new text.
+ */
+function detached(value: string): string {
+  let copy = '';
+  for (let start = 0; start < value.length; start += copyChunkLength) {
+    const units: number[] = [];
+    const end = Math.min(start + copyChunkLength, value.length);
+    for (let at = start; at < end; at++) units.push(value.charCodeAt(at));
+    copy += String.fromCharCode(...units);
+  }
+  return copy;
+}
+
+/**
+ * The parent a propagator read from `_meta`, with its ids and trace state copied: the W3C
+ * propagator keeps the trace id as a view into the `traceparent` text (which may go on for
+ * megabytes after a future version's fields) and the trace state as the whole `tracestate` text,
+ * and every span of the trace would hold them.
+ */
+function detachedRemoteParent(parent: Context, active: Context): Context {
+  const remote = trace.getSpanContext(parent);
+  if (remote === undefined || remote === trace.getSpanContext(active) || !trace.isSpanContextValid(remote)) return parent;
+  const traceState = remote.traceState === undefined ? undefined : createTraceState(detached(remote.traceState.serialize()));
+  return trace.setSpanContext(parent, { traceId: detached(remote.traceId), spanId: detached(remote.spanId), traceFlags: remote.traceFlags, ...(remote.isRemote === undefined ? {} : { isRemote: remote.isRemote }), ...(traceState === undefined ? {} : { traceState }) });
 }
 
 /** The JSON text of a validated copy (exact numbers kept), bounded. */

@@ -1,4 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -608,6 +610,52 @@ describe("otelCallObserver under the AI SDK's own spans (experimental_telemetry)
       parent = span.parentSpanContext?.spanId;
     }
     expect(ancestors.at(-1)).toBe('ai.generateText');
+  });
+});
+
+describe('otelCallObserver keeps of a request no more than it records', () => {
+  /** The heap in use after full collections (`gc` as `--expose-gc` gives it, taken from a fresh context). */
+  function heapAfterCollection(): number {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    gc();
+    return getHeapStatistics().used_heap_size;
+  }
+
+  it('holds spans waiting for export small, however long the tool names, ids, traceparent and tracestate the callers sent', async () => {
+    // Every finished span stays in the in-memory exporter, as spans wait in a queue while the collector is down.
+    const t = telemetry();
+    // No records kept: what is measured is what the spans keep.
+    const runtime = addRuntime({ observer: otelCallObserver(t.options), maxRecords: 0 });
+    const mcp = mcpToolHandlers(runtime);
+    const textLength = 256 * 1024;
+    /** A fresh, flat text each time, as a request body's parser makes it (`'x'.repeat` would be a rope of a few cells). */
+    const long = (what: string, index: number) => `${what}-${index}-${Buffer.alloc(textLength, 'x').toString('latin1')}`;
+    const warmUp = 5;
+    const calls = 45;
+    let sent = 0;
+    let before = 0;
+    for (let index = 0; index < calls; index++) {
+      // The first calls compile code and make the metric series: they are not what a span keeps.
+      if (index === warmUp) before = heapAfterCollection();
+      // A future version of traceparent may carry more fields after the flags, and W3C's propagator reads them.
+      const meta = { traceparent: `01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-${long('future', index)}`, tracestate: `vendor=1,${long('junk', index)}` };
+      const name = long('tool', index);
+      const extra = { requestId: long('request', index), sessionId: long('session', index), _meta: meta, sendNotification: async () => {}, sendRequest: async () => ({}) };
+      expect(await mcp.callTool({ name, arguments: {}, _meta: meta } as never, extra)).toMatchObject({ isError: true });
+      // The AI SDK's tool call id, on a call of its own.
+      expect(runtime.call(long('made.up', index), {}, { context: { toolCallId: long('call', index) } })).toMatchObject({ ok: false });
+      if (index >= warmUp) sent += 7 * textLength;
+    }
+    const kept = heapAfterCollection() - before;
+    const spans = t.spans();
+    expect(spans).toHaveLength(2 * calls);
+    expect(spans[0]!.attributes['gen_ai.tool.name']).toMatch(/^tool-0-x+…$/);
+    expect(spans[0]!.parentSpanContext).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
+    expect(spans[0]!.parentSpanContext?.traceState?.get('vendor')).toBe('1');
+    // Kept whole, the texts would be about 70 MB (sent); a span keeps its bounded attributes, a few kilobytes.
+    expect(kept).toBeLessThan(sent / 20);
   });
 });
 
