@@ -457,11 +457,15 @@ export class CapabilityRuntime {
   }
 
   /**
-   * A call with JSON text in and JSON text out. Malformed JSON, or anything but a string, is denied
-   * as `invalid_json`; like `call`, it never throws.
+   * A call with JSON text in and JSON text out. A name no tool has is `unknown_tool`, its text
+   * unread; malformed JSON, or anything but a string, is denied as `invalid_json`; like `call`, it
+   * never throws.
    */
   callJson(name: string, inputJson: string, callOptions?: CallOptions): CallResult<string> {
-    const exactNumbers = (typeof name === 'string' && this.tools.get(name)?.contract.exactNumbers) || false;
+    const entry = typeof name === 'string' ? this.tools.get(name) : undefined;
+    // No tool, no text to read: `unknown_tool` as with `call`, so a made-up name never passes for a tool's (in records, spans, metrics).
+    if (entry === undefined) return this.callWith<string>(name, undefined, true, callOptions);
+    const exactNumbers = entry.contract.exactNumbers;
     let input: unknown;
     try {
       // Never JSON.parse of a non-string: it would run the value's own toString.

@@ -177,28 +177,28 @@ describe("a caller's mistakes never throw", () => {
     }
   });
 
-  it('callJson with a symbol name and malformed JSON, or with text that is no string, is invalid_json', () => {
+  it('callJson with a symbol name is unknown_tool, its text unread; text that is no string is invalid_json', () => {
     const { runtime } = mathRuntime(() => ({ total: 1 }));
     const throwsNull = {
       toString: () => {
         throw null;
       },
     };
-    const cases: [unknown, unknown, RegExp][] = [
-      [Symbol('x'), '{', /^input for Symbol\(x\) is not valid JSON: /],
-      ['math.add', throwsNull, /^input for "math.add" is not valid JSON: expected JSON text \(a string\), got object$/],
-      [Symbol('y'), throwsNull, /^input for Symbol\(y\) is not valid JSON: expected JSON text/],
-      ['math.add', new String('{"left":1,"right":2}'), /got object$/],
+    const cases: [unknown, unknown, string, RegExp][] = [
+      [Symbol('x'), '{', 'unknown_tool', /^no tool named Symbol\(x\); available: math.add$/],
+      ['math.add', throwsNull, 'invalid_json', /^input for "math.add" is not valid JSON: expected JSON text \(a string\), got object$/],
+      [Symbol('y'), throwsNull, 'unknown_tool', /^no tool named Symbol\(y\)/],
+      ['math.add', new String('{"left":1,"right":2}'), 'invalid_json', /got object$/],
     ];
-    for (const [name, text, message] of cases) {
+    for (const [name, text, code, message] of cases) {
       const result = runtime.callJson(name as never, text as never);
       expect(result.ok).toBe(false);
-      if (!result.ok) expect([result.error.code, result.error.message]).toEqual(['invalid_json', expect.stringMatching(message)]);
+      if (!result.ok) expect([result.error.code, result.error.message]).toEqual([code, expect.stringMatching(message)]);
     }
     expect(runtime.records().map((r) => [r.tool, r.outcome, r.errorCode])).toEqual([
-      ['Symbol(x)', 'denied', 'invalid_json'],
+      ['Symbol(x)', 'denied', 'unknown_tool'],
       ['math.add', 'denied', 'invalid_json'],
-      ['Symbol(y)', 'denied', 'invalid_json'],
+      ['Symbol(y)', 'denied', 'unknown_tool'],
       ['math.add', 'denied', 'invalid_json'],
     ]);
   });

@@ -167,6 +167,26 @@ describe('otelCallObserver: one span per call', () => {
     ]);
   });
 
+  it('makes no metric series and no span name of a made-up tool name, whatever text callJson gets with it', async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    const madeUp = Array.from({ length: 50 }, (_, index) => `invented.tool_${index}`);
+    for (const name of madeUp) {
+      expect(runtime.callJson(name, '{"left":')).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+      expect(runtime.callJson(name, '{"left":1,"right":2}')).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    }
+    runtime.callJson('math.add', '{"left":');
+    const duration = await t.metric('gen_ai.execute_tool.duration');
+    expect(duration!.points.map((point) => [point.attributes, (point.value as { count: number }).count])).toEqual([
+      [{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': '_OTHER', 'error.type': 'unknown_tool' }, 100],
+      [{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'error.type': 'invalid_json' }, 1],
+    ]);
+    // A call to no tool breaks no tool's contract.
+    const violations = await t.metric('jtc.contract.violations');
+    expect(violations!.points.map((point) => [point.attributes, point.value])).toEqual([[{ 'gen_ai.tool.name': 'math.add', 'jtc.contract.side': 'input', 'jtc.error.code': 'invalid_json' }, 1]]);
+    expect(new Set(t.spans().map((span) => span.name))).toEqual(new Set(['execute_tool', 'execute_tool math.add']));
+  });
+
   it('records arguments and results only when asked, from the validated copies, bounded', () => {
     const off = telemetry();
     addRuntime({ observer: otelCallObserver(off.options) }).call('math.add', { left: 2, right: 3 });
