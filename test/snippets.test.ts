@@ -1,9 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { otlpReceiver } from './support/otlp-receiver.js';
 import { npmEnvironment, packedPackages } from './support/packed-packages.js';
 
 /**
@@ -65,6 +67,7 @@ const hostPackages = [
   '@opentelemetry/sdk-trace-node',
   '@opentelemetry/sdk-metrics',
   '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
   '@opentelemetry/exporter-metrics-otlp-http',
   '@opentelemetry/sdk-logs',
   '@opentelemetry/exporter-logs-otlp-http',
@@ -258,6 +261,35 @@ describe('the code blocks of the READMEs and docs/', () => {
     if (block.marks.includes('partial')) expect(errors, `${name(block)} is whole: drop the partial mark`).not.toEqual([]);
     else expect(errors, `${name(block)}: fix it, or mark the fence \`partial\` if it is an excerpt`).toEqual([]);
   });
+
+  it(
+    'exports the OTLP wiring of docs/observability.md under OTEL_SERVICE_NAME, flushed on SIGTERM',
+    async () => {
+      const wiring = codeBlocks.filter((block) => block.page === 'docs/observability.md' && block.text.includes('new OTLPTraceExporter('));
+      expect(wiring.map(name)).toHaveLength(1);
+      const emitted = join(project, 'out', relative(project, wiring[0]!.path)).replace(/\.ts$/, '.js');
+      // A server's life in short: the block's runtime makes one call (a tool it does not serve still makes a span), then waits, as a server does, for its SIGTERM.
+      const driver = join(project, 'otlp-wiring.mjs');
+      writeFileSync(driver, `const { runtime } = await import(${JSON.stringify(pathToFileURL(emitted).href)});\nruntime.call('docs.wiring', {});\nsetInterval(() => {}, 60_000);\nconsole.log('called');\n`);
+      const receiver = await otlpReceiver();
+      const env = Object.fromEntries(Object.entries(process.env).filter(([variable]) => !variable.startsWith('OTEL_')));
+      // The batch would wait ten minutes: what arrives came from the SIGTERM flush.
+      const child = spawn(process.execPath, [driver], { cwd: project, env: { ...env, OTEL_SERVICE_NAME: 'docs-wiring', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '600000', OTEL_METRIC_EXPORT_INTERVAL: '600000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+      child.stdout!.on('data', (chunk: Buffer) => void (chunk.toString().includes('called') && child.kill('SIGTERM')));
+      const status = await new Promise<number | null>((done) => child.once('exit', done));
+      receiver.server.close();
+      expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+      const traces = receiver.received.filter((each) => each.path === '/v1/traces');
+      expect(traces).toHaveLength(1);
+      type Export = { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[] };
+      const [resourceSpans] = (JSON.parse(traces[0]!.body.toString('utf8')) as Export).resourceSpans;
+      expect(resourceSpans!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'docs-wiring' } });
+      expect(resourceSpans!.scopeSpans.flatMap((scope) => scope.spans).map((span) => span.name)).toEqual(['execute_tool']);
+    },
+    processTimeout,
+  );
 
   const runnable = blocks.filter((block) => block.marks.includes('run'));
   it.each(runnable.map((block) => [name(block), block] as const))(

@@ -21,6 +21,7 @@ export {
   type RuntimeOptions,
   type ToolRequest,
 } from './capability-runtime.js';
+export { contractOutcome, type ContractOutcome } from './contract-outcome.js';
 export { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredError, type StoredOutcome } from './store.js';
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';

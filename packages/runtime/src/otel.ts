@@ -10,6 +10,8 @@
  */
 import { context, createTraceState, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
 import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
+import { contractOutcome } from './contract-outcome.js';
+import { McpRequestRefusal } from './hosts/input-rounds.js';
 import { McpCallContext, type McpLoggingLevel } from './hosts/mcp.js';
 import { logToStderr, type McpUnsentLog } from './hosts/mcp-2026.js';
 import type { McpClientTracing } from './hosts/mcp-client.js';
@@ -30,6 +32,12 @@ export interface OtelObserverOptions {
   readonly recordContent?: boolean;
   /** The longest those two attributes get, in UTF-16 code units (default 2,048); longer text is cut and ends with `…`. */
   readonly maxContentLength?: number;
+  /**
+   * The longest span name, in UTF-8 bytes (Workers Observability keeps 64): a name
+   * `{operation} {tool}` longer than that is the operation alone (`tools/call`, `execute_tool`),
+   * the tool still in `gen_ai.tool.name`. At least 12; unset, names are not limited.
+   */
+  readonly maxSpanNameBytes?: number;
 }
 
 /** The instrumentation scope of every span and metric. */
@@ -40,6 +48,15 @@ const maxIdentifierLength = 256;
 
 /** The conventions' advice for `mcp.server.operation.duration`, used for both histograms. */
 const durationBuckets = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/**
+ * The JSON-RPC codes of a caller's mistake (a malformed request, an unknown method, invalid params,
+ * a resource not found), which the MCP conventions do not count as errors of the server span.
+ */
+const callerErrorCodes: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32002]);
+
+/** The longest operation name, in UTF-8 bytes: `execute_tool`. */
+const minSpanNameBytes = 12;
 
 /** The error codes that are a contract violation, by the side of the contract that was broken. */
 const violationSide: Readonly<Record<string, 'input' | 'output'>> = { invalid_json: 'input', invalid_envelope: 'input', invalid_input: 'input', invalid_output: 'output' };
@@ -73,6 +90,8 @@ export interface OtelClientTracingOptions {
   readonly meterProvider?: MeterProvider;
   /** Writes `traceparent`, `tracestate` and `baggage` into the request's `_meta`; by default the global propagator. */
   readonly propagator?: TextMapPropagator;
+  /** The longest span name, in UTF-8 bytes, as for `otelCallObserver`: a longer `tools/call {tool}` is `tools/call`. */
+  readonly maxSpanNameBytes?: number;
 }
 
 /**
@@ -84,6 +103,7 @@ export interface OtelClientTracingOptions {
  * `mcp.client.operation.duration`.
  */
 export function otelClientTracing(options: OtelClientTracingOptions = {}): McpClientTracing {
+  const maxSpanNameBytes = spanNameLimit(options.maxSpanNameBytes);
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
   const propagator = options.propagator ?? propagation;
   let duration: Histogram | undefined;
@@ -97,7 +117,7 @@ export function otelClientTracing(options: OtelClientTracingOptions = {}): McpCl
     async toolCall(name, send) {
       const tool = bounded(name, maxIdentifierLength);
       const attributes: Attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool };
-      const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT, attributes });
+      const span = tracer.startSpan(spanName('tools/call', tool, maxSpanNameBytes), { kind: SpanKind.CLIENT, attributes });
       const startedAt = performance.now();
       const spanContext = trace.setSpan(context.active(), span);
       const meta: Record<string, string> = {};
@@ -203,6 +223,7 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
   const maxContentLength = options.maxContentLength ?? 2048;
   if (!Number.isSafeInteger(maxContentLength) || maxContentLength < 1) throw new RangeError(`maxContentLength must be a whole number of at least 1, got ${String(options.maxContentLength)}`);
   const recordContent = options.recordContent === true;
+  const maxSpanNameBytes = spanNameLimit(options.maxSpanNameBytes);
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
   // Made at the first call, so that an SDK registered after the runtime was made is the one used.
   let instruments: Instruments | undefined;
@@ -240,7 +261,7 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
         const toolCallId = toolCallIdOf(callContext);
         if (toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = bounded(toolCallId, maxIdentifierLength);
       }
-      const span = tracer.startSpan(mcp === undefined ? `execute_tool ${tool}` : `tools/call ${tool}`, { kind: mcp === undefined ? SpanKind.INTERNAL : SpanKind.SERVER, attributes, ...(links === undefined ? {} : { links }) }, parent);
+      const span = tracer.startSpan(spanName(mcp === undefined ? 'execute_tool' : 'tools/call', tool, maxSpanNameBytes), { kind: mcp === undefined ? SpanKind.INTERNAL : SpanKind.SERVER, attributes, ...(links === undefined ? {} : { links }) }, parent);
       const startedAt = performance.now();
       const spanContext = trace.setSpan(parent, span);
       // The input as the handler gets it, written before the handler can change its copy.
@@ -254,8 +275,9 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
         ended: (final, end) => {
           const input = handedInput ?? (recordContent && end.input !== undefined ? boundedJson(end.input, maxContentLength) : undefined);
           if (input !== undefined) span.setAttribute('gen_ai.tool.call.arguments', input);
-          endSpan(span, final, end, mcp !== undefined, recordContent, maxContentLength);
-          recordMetrics(instrumentsNow(), final, mcp, (performance.now() - startedAt) / 1000);
+          const answer = mcp === undefined ? undefined : requestErrorOf(end);
+          endSpan(span, final, end, mcp !== undefined, answer, recordContent, maxContentLength);
+          recordMetrics(instrumentsNow(), final, mcp, answer, (performance.now() - startedAt) / 1000);
         },
       };
       return watch;
@@ -263,24 +285,46 @@ export function otelCallObserver(options: OtelObserverOptions = {}): CallObserve
   };
 }
 
-function endSpan(span: Span, record: CallRecord, end: CallEnd, overMcp: boolean, recordContent: boolean, maxContentLength: number): void {
+/** A JSON-RPC error code as the conventions write it (`-32602`), and whether it is an error of the server. */
+type RequestError = { readonly status: string; readonly isError: boolean };
+
+/** The JSON-RPC error an MCP request of the call is answered with instead of a result (a refused `requestState`, a missing capability); undefined for a result. */
+function requestErrorOf(end: CallEnd): RequestError | undefined {
+  if (!(end.error instanceof McpRequestRefusal)) return undefined;
+  const code = end.error.answer.code;
+  return { status: String(code), isError: !callerErrorCodes.has(code) };
+}
+
+function endSpan(span: Span, record: CallRecord, end: CallEnd, overMcp: boolean, answer: RequestError | undefined, recordContent: boolean, maxContentLength: number): void {
   // A name the caller made up is no target: the span is named by its operation alone, as the conventions ask for unknown targets.
   if (record.errorCode === 'unknown_tool') span.updateName(overMcp ? 'tools/call' : 'execute_tool');
   if (recordContent && end.output !== undefined) span.setAttribute('gen_ai.tool.call.result', boundedJson(end.output, maxContentLength));
+  const outcome = contractOutcome(record);
+  if (outcome !== undefined) span.setAttribute('jtc.contract.outcome', outcome);
   if (record.errorCode === 'suspended') {
     // A round that asked its client for input (MCP 2026-07-28 input_required): an answer, not a failure; the next round is a call of its own.
     span.setAttribute('jtc.call.outcome', 'suspended');
   } else if (record.outcome !== 'completed') {
     const code = record.errorCode ?? record.outcome;
-    // An MCP client sees an isError result, which the conventions call tool_error; the runtime's code is kept beside it.
-    span.setAttributes({ 'error.type': overMcp ? 'tool_error' : code, 'jtc.call.outcome': record.outcome, 'jtc.error.code': code });
-    // The code, never the message: a message can quote what the caller sent.
-    span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+    span.setAttributes({ 'jtc.call.outcome': record.outcome, 'jtc.error.code': code });
+    if (answer !== undefined) {
+      // Answered with a JSON-RPC error: its code; a caller's mistake is no error of the server (status unset, no error.type).
+      span.setAttribute('rpc.response.status_code', answer.status);
+      if (answer.isError) {
+        span.setAttribute('error.type', answer.status);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: answer.status });
+      }
+    } else {
+      // An MCP client sees an isError result, which the conventions call tool_error; the runtime's code is kept beside it.
+      span.setAttribute('error.type', overMcp ? 'tool_error' : code);
+      // The code, never the message: a message can quote what the caller sent.
+      span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+    }
   }
   span.end();
 }
 
-function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCallContext | undefined, seconds: number): void {
+function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCallContext | undefined, answer: RequestError | undefined, seconds: number): void {
   // Metric attributes stay few: a made-up tool name is `_OTHER`, and no call, request or session id is ever one.
   const tool = record.errorCode === 'unknown_tool' ? '_OTHER' : bounded(record.tool, maxIdentifierLength);
   const code = record.outcome === 'completed' || record.errorCode === 'suspended' ? undefined : (record.errorCode ?? record.outcome);
@@ -289,7 +333,12 @@ function recordMetrics(instruments: Instruments, record: CallRecord, mcp: McpCal
   instruments.toolDuration.record(seconds, attributes);
   if (mcp !== undefined) {
     const mcpAttributes: Attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'mcp.protocol.version': mcp.protocolVersion };
-    if (code !== undefined) mcpAttributes['error.type'] = 'tool_error';
+    if (answer !== undefined) {
+      mcpAttributes['rpc.response.status_code'] = answer.status;
+      if (answer.isError) mcpAttributes['error.type'] = answer.status;
+    } else if (code !== undefined) {
+      mcpAttributes['error.type'] = 'tool_error';
+    }
     instruments.mcpDuration.record(seconds, mcpAttributes);
   }
   const side = code === undefined ? undefined : violationSide[code];
@@ -348,6 +397,34 @@ function bounded(value: string, max: number): string {
   const last = value.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--;
   return `${detached(value.slice(0, cut))}…`;
+}
+
+/** The `maxSpanNameBytes` option, checked: undefined for no limit. */
+function spanNameLimit(max: number | undefined): number | undefined {
+  if (max === undefined) return undefined;
+  if (!Number.isSafeInteger(max) || max < minSpanNameBytes) throw new RangeError(`maxSpanNameBytes must be a whole number of at least ${minSpanNameBytes} (the bytes of "execute_tool"), got ${String(max)}`);
+  return max;
+}
+
+/** `{operation} {tool}`, or the operation alone when that is longer than `maxBytes` UTF-8 bytes (as Cloudflare's agents name spans). */
+function spanName(operation: string, tool: string, maxBytes: number | undefined): string {
+  const name = `${operation} ${tool}`;
+  return maxBytes === undefined || utf8Length(name) <= maxBytes ? name : operation;
+}
+
+/** The UTF-8 bytes of the text (a lone surrogate as the three of U+FFFD, which encoders write for it). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(at + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      at++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** How many code units `detached` copies with one `String.fromCharCode` (well within any engine's argument limit). */

@@ -91,7 +91,7 @@ describe('otelCallObserver: one span per call', () => {
     expect(others).toEqual([]);
     expect(span!.name).toBe('execute_tool math.add');
     expect(span!.kind).toBe(SpanKind.INTERNAL);
-    expect(span!.attributes).toEqual({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'jtc.call.id': 'call-1' });
+    expect(span!.attributes).toEqual({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'jtc.call.id': 'call-1', 'jtc.contract.outcome': 'completed' });
     expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     expect(span!.ended).toBe(true);
     const duration = await t.metric('gen_ai.execute_tool.duration');
@@ -99,7 +99,7 @@ describe('otelCallObserver: one span per call', () => {
     expect(duration!.points.map((point) => [point.attributes, (point.value as { count: number }).count])).toEqual([[{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add' }, 1]]);
   });
 
-  it('ends every other outcome with status ERROR and error.type the runtime code', async () => {
+  it('ends every other outcome with status ERROR, error.type the runtime code and jtc.contract.outcome its class', async () => {
     const t = telemetry();
     const runtime = addRuntime(
       { observer: otelCallObserver(t.options) },
@@ -126,21 +126,21 @@ describe('otelCallObserver: one span per call', () => {
       runtime.call('math.add', { left: 4, right: 0 }),
     ].map((result) => (result.ok ? 'ok' : result.error.code));
     expect(outcomes).toEqual(['handler_failed', 'denied', 'invalid_output', 'invalid_input', 'invalid_input', 'invalid_json', 'unknown_tool', 'cancelled', 'ok', 'ok', 'budget_exhausted']);
-    const spans = t.spans().map((span) => ({ name: span.name, status: span.status, errorType: span.attributes['error.type'], outcome: span.attributes['jtc.call.outcome'] }));
+    const spans = t.spans().map((span) => ({ name: span.name, status: span.status, errorType: span.attributes['error.type'], outcome: span.attributes['jtc.call.outcome'], contract: span.attributes['jtc.contract.outcome'] }));
     const error = (code: string) => ({ code: SpanStatusCode.ERROR, message: code });
     expect(spans).toEqual([
-      { name: 'execute_tool math.add', status: error('handler_failed'), errorType: 'handler_failed', outcome: 'failed' },
-      { name: 'execute_tool math.add', status: error('denied'), errorType: 'denied', outcome: 'denied' },
-      { name: 'execute_tool math.add', status: error('invalid_output'), errorType: 'invalid_output', outcome: 'failed' },
-      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied' },
-      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied' },
-      { name: 'execute_tool math.add', status: error('invalid_json'), errorType: 'invalid_json', outcome: 'denied' },
+      { name: 'execute_tool math.add', status: error('handler_failed'), errorType: 'handler_failed', outcome: 'failed', contract: 'failed' },
+      { name: 'execute_tool math.add', status: error('denied'), errorType: 'denied', outcome: 'denied', contract: 'denied' },
+      { name: 'execute_tool math.add', status: error('invalid_output'), errorType: 'invalid_output', outcome: 'failed', contract: 'invalid_output' },
+      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied', contract: 'invalid_input' },
+      { name: 'execute_tool math.add', status: error('invalid_input'), errorType: 'invalid_input', outcome: 'denied', contract: 'invalid_input' },
+      { name: 'execute_tool math.add', status: error('invalid_json'), errorType: 'invalid_json', outcome: 'denied', contract: 'invalid_input' },
       // A made-up name is no span name (the conventions' rule for a target that is not low-cardinality).
-      { name: 'execute_tool', status: error('unknown_tool'), errorType: 'unknown_tool', outcome: 'denied' },
-      { name: 'execute_tool math.add', status: error('cancelled'), errorType: 'cancelled', outcome: 'cancelled' },
-      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined },
-      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined },
-      { name: 'execute_tool math.add', status: error('budget_exhausted'), errorType: 'budget_exhausted', outcome: 'denied' },
+      { name: 'execute_tool', status: error('unknown_tool'), errorType: 'unknown_tool', outcome: 'denied', contract: 'unknown_tool' },
+      { name: 'execute_tool math.add', status: error('cancelled'), errorType: 'cancelled', outcome: 'cancelled', contract: 'cancelled' },
+      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined, contract: 'completed' },
+      { name: 'execute_tool math.add', status: { code: SpanStatusCode.UNSET }, errorType: undefined, outcome: undefined, contract: 'completed' },
+      { name: 'execute_tool math.add', status: error('budget_exhausted'), errorType: 'budget_exhausted', outcome: 'denied', contract: 'budget_exhausted' },
     ]);
     // The unknown name stays on its span, bounded, but never becomes a metric attribute.
     expect(t.spans()[6]!.attributes['gen_ai.tool.name']).toBe('math.nope');
@@ -413,6 +413,30 @@ describe('otelCallObserver over MCP', () => {
     expect(span!.attributes).toMatchObject({ 'error.type': '-32001', 'rpc.response.status_code': '-32001' });
     expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: '-32001' });
     expect(sent).toEqual([{ name: 'math.add', arguments: { left: 1, right: 2 }, _meta: { traceparent: `00-${span!.spanContext().traceId}-${span!.spanContext().spanId}-01` } }]);
+  });
+
+  it("leaves a request answered with a caller's JSON-RPC error (-32602, a refused requestState) no span error, and marks a server's (-32021)", async () => {
+    const t = telemetry();
+    const runtime = addRuntime({ observer: otelCallObserver(t.options) });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const extra = { requestId: 9, _meta: meta, sendNotification: async () => {}, sendRequest: async () => ({}) };
+    const params = { name: 'math.add', arguments: { left: 1, right: 1 }, _meta: meta };
+    const sealed = mcpToolHandlers(runtime, { requestState: { key: 'a key of at least thirty-two bytes' } });
+    await expect(sealed.callTool({ ...params, requestState: 'forged' } as never, extra)).rejects.toMatchObject({ code: -32602 });
+    // MissingRequiredClientCapabilityError: in the range of server errors, which the conventions count as errors.
+    const tasksOnly = mcpToolHandlers(runtime, { tasks: { tools: { 'math.add': 'required' } } });
+    await expect(tasksOnly.callTool(params as never, extra)).rejects.toMatchObject({ code: -32021 });
+    const [refusedState, missingCapability] = t.spans();
+    expect(refusedState).toMatchObject({ name: 'tools/call math.add', kind: SpanKind.SERVER, status: { code: SpanStatusCode.UNSET } });
+    expect(refusedState!.attributes).toMatchObject({ 'rpc.response.status_code': '-32602', 'jsonrpc.request.id': '9', 'mcp.protocol.version': '2026-07-28', 'jtc.error.code': 'denied', 'jtc.contract.outcome': 'denied' });
+    expect(refusedState!.attributes['error.type']).toBeUndefined();
+    expect(missingCapability).toMatchObject({ name: 'tools/call math.add', kind: SpanKind.SERVER, status: { code: SpanStatusCode.ERROR, message: '-32021' } });
+    expect(missingCapability!.attributes).toMatchObject({ 'rpc.response.status_code': '-32021', 'error.type': '-32021', 'jtc.contract.outcome': 'denied' });
+    const duration = await t.metric('mcp.server.operation.duration');
+    expect(duration!.points.map((point) => point.attributes)).toEqual([
+      { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'mcp.protocol.version': '2026-07-28', 'rpc.response.status_code': '-32602' },
+      { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'math.add', 'mcp.protocol.version': '2026-07-28', 'rpc.response.status_code': '-32021', 'error.type': '-32021' },
+    ]);
   });
 
   it('links the ambient span (the HTTP request) when _meta names the parent, and parents on it when _meta names none', async () => {
@@ -731,6 +755,25 @@ describe('otelCallObserver never costs a call its outcome', () => {
     expect(unconfigured.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true, output: { total: 5 } });
     expect(unconfigured.call('math.add', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('names a span by its operation alone when {operation} {tool} is longer than maxSpanNameBytes, counted in UTF-8 bytes', async () => {
+    const t = telemetry();
+    // "execute_tool math.add" is 21 bytes.
+    addRuntime({ observer: otelCallObserver({ ...t.options, maxSpanNameBytes: 21 }) }).call('math.add', { left: 1, right: 1 });
+    addRuntime({ observer: otelCallObserver({ ...t.options, maxSpanNameBytes: 20 }) }).call('math.add', { left: 1, right: 1 });
+    const tracing = otelClientTracing({ tracerProvider: t.options.tracerProvider!, meterProvider: t.options.meterProvider!, propagator, maxSpanNameBytes: 64 });
+    // "tools/call " and 26 two-byte letters are 63 bytes (37 UTF-16 code units); one letter more is 65.
+    await tracing.toolCall('é'.repeat(26), async () => ({}));
+    await tracing.toolCall('é'.repeat(27), async () => ({}));
+    expect(t.spans().map((span) => [span.name, span.attributes['gen_ai.tool.name']])).toEqual([
+      ['execute_tool math.add', 'math.add'],
+      ['execute_tool', 'math.add'],
+      [`tools/call ${'é'.repeat(26)}`, 'é'.repeat(26)],
+      ['tools/call', 'é'.repeat(27)],
+    ]);
+    expect(() => otelCallObserver({ maxSpanNameBytes: 11 })).toThrow('maxSpanNameBytes must be a whole number of at least 12 (the bytes of "execute_tool"), got 11');
+    expect(() => otelClientTracing({ maxSpanNameBytes: 64.5 })).toThrow(RangeError);
   });
 
   it('refuses a maxContentLength that is not a whole number of at least 1', () => {

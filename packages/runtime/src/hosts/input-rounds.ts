@@ -89,6 +89,19 @@ export class McpRequestError extends Error {
   }
 }
 
+/**
+ * The refusal of a call whose request is answered with a JSON-RPC error instead of a tool result:
+ * the error goes with it, so that an observer can tell (`otelCallObserver` records its code).
+ */
+export class McpRequestRefusal extends ToolError {
+  constructor(
+    message: string,
+    readonly answer: McpRequestError,
+  ) {
+    super('denied', message);
+  }
+}
+
 /** JSON-RPC's invalid params, which the revision answers a refused `requestState` with. */
 export const invalidParamsCode = -32602;
 /** MCP's MissingRequiredClientCapabilityError (2026-07-28): the call needs what the client did not declare. */
@@ -315,7 +328,7 @@ export interface Escalation<T> {
  * input contract holds in every round; a round that ends with questions gives its reserved call
  * back and leaves no record (see `CapabilityRuntime.suspend`).
  */
-export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound) => unknown, signal: AbortSignal | undefined, escalation?: Escalation<T>): Promise<RoundResult<T>> {
+export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound | undefined) => unknown, signal: AbortSignal | undefined, escalation?: Escalation<T>): Promise<RoundResult<T>> {
   const { inputResponses, requestState } = retry;
   if (inputResponses !== undefined && !isObjectRecord(inputResponses)) {
     throw new McpRequestError(invalidParamsCode, `inputResponses must be an object of answers by key, got ${describeAnswer(inputResponses)}`, { reason: 'invalid_input_responses' });
@@ -327,11 +340,12 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
     const opened = await openOnce(runtime, options.seal, requestState, binding);
     if (opened instanceof ToolError) return { result: await runtime.callAsync(name, args, { refusal: opened }) };
     if (!opened.ok) {
-      const refusal = ToolError.denied(`its requestState was refused (${opened.reason}): ${opened.message}`);
-      const result = await runtime.callAsync(name, args, { refusal });
+      const answer = new McpRequestError(invalidParamsCode, 'Invalid or expired requestState', { reason: 'invalid_request_state', refusal: opened.reason, message: opened.message });
+      const refusal = new McpRequestRefusal(`its requestState was refused (${opened.reason}): ${opened.message}`, answer);
+      const result = await runtime.callAsync(name, args, { refusal, context: context(undefined) });
       // An unknown tool is answered as one; any known tool's call is refused as the revision says.
       if (result.ok || result.error !== refusal) return { result };
-      throw new McpRequestError(invalidParamsCode, 'Invalid or expired requestState', { reason: 'invalid_request_state', refusal: opened.reason, message: opened.message });
+      throw answer;
     }
     round = opened.state.round + 1;
     // What the handler already acted on stands: a retry cannot change an earlier round's answer.

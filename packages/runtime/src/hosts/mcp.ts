@@ -1,10 +1,10 @@
 import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
 import type { ContentBlock } from '../content.js';
-import { describeNames, ToolError } from '../errors.js';
+import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, metaKeys, modernLogRoute, requestRevision, sendUnsent, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
-import { ask, callInRounds, invalidParamsCode, McpRequestError, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
+import { ask, callInRounds, invalidParamsCode, McpRequestError, McpRequestRefusal, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
 import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTasksOptions } from './mcp-tasks.js';
 import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
@@ -303,7 +303,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     if (support !== undefined && declaresTasks(retry.clientCapabilities)) return callAsTask(name, args ?? {}, retry, extra, taskService!);
     if (support === 'required') {
       const missing = tasksCapabilityMissing(`"${name}" is served only as a task, and`);
-      const refused = await runtime.callAsync(name, args ?? {}, { refusal: ToolError.denied(missing.message) });
+      const refused = await runtime.callAsync(name, args ?? {}, { refusal: new McpRequestRefusal(missing.message, missing), context: mcpCallContext(extra, protocol, options) });
       // An unknown tool is answered as one; the known one is refused as the extension says.
       if (refused.ok || refused.error.code !== 'denied') return toolResult(name, refused, protocol);
       throw missing;
@@ -326,7 +326,7 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
     if (requestSignal?.aborted === true) own.abort();
     else requestSignal?.addEventListener('abort', forward, { once: true });
     let answered = false;
-    const context = (inputRound: InputRound) => mcpCallContext(extra, protocol, options, inputRound)?.untilAnswered(() => answered);
+    const context = (inputRound: InputRound | undefined) => mcpCallContext(extra, protocol, options, inputRound)?.untilAnswered(() => answered);
     const round = await callInRounds(runtime, name, args, retry, { seal, maxRounds, clientCapabilities: retry.clientCapabilities }, context, own.signal, {
       start: (callContext, signal) => service.start(name, args, callContext, signal),
       begin: (inputRound, call) => {
