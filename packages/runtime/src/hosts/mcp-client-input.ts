@@ -89,7 +89,8 @@ export async function answerRound(inputRequests: unknown, input: McpClientInput,
       const issues = outcome?.status === 'invalid' ? outcome.issues.map(validationIssue) : [];
       return refused('invalid_answer', new ToolError('invalid_input', `the answer of input.${kind} to "${key}" for "${context.tool}" was not sent: ${why}`, issues));
     }
-    inputResponses[key] = copy;
+    // Defined, not assigned: an assignment to "__proto__" would set the prototype, and the answer would never be sent.
+    Object.defineProperty(inputResponses, key, { value: copy, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, inputResponses };
 }

@@ -27,6 +27,10 @@ async function people(input: { ask: string }, request: ToolRequest<{ ask: string
     const answer = await mcpElicit(request, { key: 'user_name', message: 'What is your name?', requestedSchema: nameSchema, validator: nameAnswer });
     return { text: answer.status === 'accepted' ? `Hello, ${answer.value.name}!` : answer.status };
   }
+  if (input.ask === 'proto') {
+    const answer = await mcpElicit(request, { key: '__proto__', message: 'What is your name?', requestedSchema: nameSchema, validator: nameAnswer });
+    return { text: answer.status === 'accepted' ? `Hello, ${answer.value.name}!` : answer.status };
+  }
   if (input.ask === 'url') {
     const answer = await mcpElicit(request, { key: 'sign_in', mode: 'url', message: 'Sign in, please', url: 'https://example.com/sign-in' });
     return { text: answer.status };
@@ -100,6 +104,14 @@ describe("mcpToolClient answers a 2026-07-28 server's input rounds through the c
     expect(answered.map((result) => result['resultType'])).toEqual(['input_required', 'complete']);
     expect(sent[1]).toMatchObject({ name: 'people.greet', arguments: { ask: 'name' }, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada', age: 36 } } }, requestState: answered[0]!['requestState'] });
     expect(handlerCalls).toEqual([]);
+  });
+
+  it('an input request keyed "__proto__" is answered under that key, as the server reads it', async () => {
+    const keys: string[] = [];
+    const { call, sent } = await connect({ input: { elicitation: (_, context) => (keys.push(context.key), { action: 'accept', content: { name: 'Ada' } }) } });
+    expect(outputOf(await call('proto'))).toBe('Hello, Ada!');
+    expect(keys).toEqual(['__proto__']);
+    expect(Object.keys(sent[1]!['inputResponses'] as object)).toEqual(['__proto__']);
   });
 
   it('a URL elicitation: the callback gets the page, an accept carries no content', async () => {
