@@ -1,3 +1,6 @@
+import { copyContent, type AudioBlock, type ContentBlock, type ImageBlock, type TextBlock } from '../content.js';
+import type { PathSegment } from '../contract.js';
+import { defaultEnvelopeLimits } from '../envelope.js';
 import { invalid, validateAnswer, type McpAnswer, type McpAnswerIssue, type McpAnswerValidator, type McpElicitAnswer, type Question } from './input-rounds.js';
 
 /**
@@ -34,9 +37,38 @@ export interface McpElicitUrlParams extends Keyed {
   readonly elicitationId?: string;
 }
 
+/** A tool call the model asks for in a sampling message (a request that offered it `tools`). */
+export interface McpToolUseBlock {
+  readonly type: 'tool_use';
+  readonly id: string;
+  readonly name: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A tool's result, given back to the model in a sampling message. */
+export interface McpToolResultBlock {
+  readonly type: 'tool_result';
+  readonly toolUseId: string;
+  readonly content: readonly ContentBlock[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A block of a sampling message: MCP's `SamplingMessageContentBlock` (text, image, audio, tool use, tool result). */
+export type McpSamplingContent = TextBlock | ImageBlock | AudioBlock | McpToolUseBlock | McpToolResultBlock;
+
+/** A message to or from the client's model: one block, or several. */
+export interface McpSamplingMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: McpSamplingContent | readonly McpSamplingContent[];
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
 /** `sampling/createMessage` parameters (the client's model answers). */
 export interface McpCreateMessageParams extends Keyed {
-  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: Readonly<Record<string, unknown>> }[];
+  readonly messages: readonly McpSamplingMessage[];
   readonly maxTokens: number;
   readonly systemPrompt?: string;
   readonly temperature?: number;
@@ -46,9 +78,10 @@ export interface McpCreateMessageParams extends Keyed {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
+/** The client's answer to `sampling/createMessage`: its model's message, each block checked to be a sampling content block. */
 export interface McpCreateMessageResult {
   readonly role: 'user' | 'assistant';
-  readonly content: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
+  readonly content: McpSamplingContent | readonly McpSamplingContent[];
   readonly model: string;
   readonly stopReason?: string;
   readonly [key: string]: unknown;
@@ -120,12 +153,44 @@ export function samplingQuestion(params: McpCreateMessageParams): Question<McpAn
       const issues: McpAnswerIssue[] = [];
       if (answer['role'] !== 'user' && answer['role'] !== 'assistant') issues.push({ path: ['role'], message: 'must be "user" or "assistant"' });
       if (typeof answer['model'] !== 'string') issues.push({ path: ['model'], message: 'must be a string' });
-      const content = answer['content'];
-      if (!(isRecord(content) || (Array.isArray(content) && content.every(isRecord)))) issues.push({ path: ['content'], message: 'must be a content block or an array of them' });
-      if (issues.length > 0) return invalid(`the client's sampling result is no message: ${issues.map((issue) => `/${issue.path.join('/')} ${issue.message}`).join('; ')}`, issues);
+      issues.push(...samplingContentIssues(answer['content'], ['content']));
+      if (issues.length > 0) return invalid(`the client's sampling result is no message: ${describeIssues(issues)}`, issues);
       return { status: 'accepted', value: answer as McpCreateMessageResult };
     },
   };
+}
+
+/** Issues as one line: `/content/text must be a string; …`. */
+export function describeIssues(issues: readonly McpAnswerIssue[]): string {
+  return issues.map((issue) => `/${issue.path.join('/')} ${issue.message}`).join('; ');
+}
+
+/** The strings each kind of sampling block needs (tool use's `input` and tool result's `content` are checked apart). */
+const samplingStrings: Readonly<Record<McpSamplingContent['type'], readonly string[]>> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  tool_use: ['id', 'name'],
+  tool_result: ['toolUseId'],
+};
+
+/** What makes a message's content no sampling content block, or no array of them: a block per issue, at its path. */
+export function samplingContentIssues(content: unknown, path: readonly PathSegment[]): McpAnswerIssue[] {
+  if (!Array.isArray(content)) return samplingBlockIssues(content, path);
+  return content.flatMap((block, index) => samplingBlockIssues(block, [...path, index]));
+}
+
+function samplingBlockIssues(block: unknown, path: readonly PathSegment[]): McpAnswerIssue[] {
+  if (!isRecord(block)) return [{ path, message: 'must be a content block or an array of them' }];
+  const type = block['type'];
+  if (typeof type !== 'string' || !Object.hasOwn(samplingStrings, type)) return [{ path: [...path, 'type'], message: `must be one of ${Object.keys(samplingStrings).join(', ')}` }];
+  const issues: McpAnswerIssue[] = samplingStrings[type as McpSamplingContent['type']].filter((key) => typeof block[key] !== 'string').map((key) => ({ path: [...path, key], message: 'must be a string' }));
+  if (type === 'tool_use' && !isRecord(block['input'])) issues.push({ path: [...path, 'input'], message: 'must be an object' });
+  if (type === 'tool_result') {
+    const results = copyContent(block['content'], defaultEnvelopeLimits);
+    if (!results.ok) issues.push({ path: [...path, 'content'], message: `must be MCP content blocks: ${results.problem}` });
+  }
+  return issues;
 }
 
 export function rootsQuestion(params: Keyed = {}): Question<McpAnswer<readonly McpRoot[]>> {
@@ -145,7 +210,7 @@ export function rootsQuestion(params: Keyed = {}): Question<McpAnswer<readonly M
         else if (root['name'] !== undefined && typeof root['name'] !== 'string') issues.push({ path: ['roots', index, 'name'], message: 'must be a string' });
         else roots.push(root['name'] === undefined ? { uri: root['uri'] } : { uri: root['uri'], name: root['name'] as string });
       });
-      if (issues.length > 0) return invalid(`the client's roots are not all roots: ${issues.map((issue) => `/${issue.path.join('/')} ${issue.message}`).join('; ')}`, issues);
+      if (issues.length > 0) return invalid(`the client's roots are not all roots: ${describeIssues(issues)}`, issues);
       return { status: 'accepted', value: roots };
     },
   };

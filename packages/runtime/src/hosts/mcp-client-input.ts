@@ -4,7 +4,7 @@ import { ToolError } from '../errors.js';
 import { codePointLength } from '../support/code-point-length.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isPlainObject } from '../support/is-plain-object.js';
-import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpRoot } from './input-questions.js';
+import { describeIssues, elicitQuestion, rootsQuestion, samplingContentIssues, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpRoot } from './input-questions.js';
 import type { McpAnswerIssue, McpElicitAnswer, Question } from './input-rounds.js';
 
 /**
@@ -100,6 +100,11 @@ function readRequest(method: Method, params: Record<string, unknown>): { readonl
   if (method === 'roots/list') return { params, question: rootsQuestion() };
   if (method === 'sampling/createMessage') {
     if (!Array.isArray(params['messages']) || typeof params['maxTokens'] !== 'number') return 'a sampling request needs messages and maxTokens';
+    // The callback is handed the messages as typed: each is read first.
+    const unreadable = params['messages'].flatMap((message: unknown, index) =>
+      isPlainObject(message) && (message['role'] === 'user' || message['role'] === 'assistant') ? samplingContentIssues(message['content'], ['messages', index, 'content']) : [{ path: ['messages', index], message: 'must be a message with a role of "user" or "assistant"' }],
+    );
+    if (unreadable.length > 0) return `its messages are no sampling messages: ${describeIssues(unreadable)}`;
     const request = params as unknown as McpSamplingRequest;
     return { params: request, question: samplingQuestion(request) };
   }

@@ -7,11 +7,14 @@ import { parseJson } from '../json.js';
 import { jsonEqual } from '../support/json-equal.default.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { portableName } from '../targets/tool-names.js';
+import { isLoggingLevel, metaKeys } from './mcp-2026.js';
+import type { McpLoggingLevel } from './mcp.js';
 import { answerRound, type McpClientInput, type McpInputFailure } from './mcp-client-input.js';
 import { outputAsDoubles, toolErrorMetaKey } from './results.js';
 
 export type { McpClientInput, McpElicitationRequest, McpElicitationResult, McpInputContext, McpInputFailure, McpSamplingRequest } from './mcp-client-input.js';
-export type { McpCreateMessageResult, McpRoot } from './input-questions.js';
+export type { McpLoggingLevel } from './mcp.js';
+export type { McpCreateMessageResult, McpRoot, McpSamplingContent, McpSamplingMessage, McpToolResultBlock, McpToolUseBlock } from './input-questions.js';
 
 /**
  * Typed calls to the tools of an MCP server, held to the contracts of a build: the arguments are
@@ -57,12 +60,17 @@ export interface McpToolCallFailure {
  * `maxInputRounds`: how many `input_required` results one call may answer (default 10, as SDK
  * v2's driver); one more ends the call with a failure. `tracing`: wraps every `tools/call` request
  * (`otelClientTracing()` from `@json-tool-contracts/runtime/otel`: a CLIENT span, and the trace
- * context in the request's `params._meta`).
+ * context in the request's `params._meta`). `logLevel`: the least severe log message a 2026-07-28
+ * server is to send during a call (`io.modelcontextprotocol/logLevel` in every `tools/call`'s
+ * `_meta`; that revision has no `logging/setLevel`, and a request naming no level hears none); the
+ * messages reach the `Client`'s `notifications/message` handler. At 2025-11-25 the session's
+ * `client.setLoggingLevel(level)` decides instead.
  */
 export interface McpToolClientOptions {
   readonly input?: McpClientInput;
   readonly maxInputRounds?: number;
   readonly tracing?: McpClientTracing;
+  readonly logLevel?: McpLoggingLevel;
 }
 
 /** Options of `mcpToolClientV1`: see `McpToolClientOptions`. */
@@ -154,7 +162,7 @@ type CallParams = {
   /** A 2026-07-28 retry: the answers to the last round's input requests, and its state as it came. */
   inputResponses?: Record<string, unknown>;
   requestState?: string;
-  /** Trace context (`traceparent`, `tracestate`, `baggage`), when the client traces its calls. */
+  /** Trace context (`traceparent`, `tracestate`, `baggage`), when the client traces its calls; the log level it asks for. */
   _meta?: Record<string, string>;
 };
 
@@ -194,14 +202,16 @@ const defaultMaxInputRounds = 10;
  */
 export function mcpToolClient<Cs extends ContractSet, C extends McpClientV2>(client: C, contracts: Cs, options: McpToolClientOptions = {}): McpToolClient<Cs, V2Options<C>> {
   if (typeof (client as { cacheToolMetadata?: unknown }).cacheToolMetadata === 'function') throw new TypeError('mcpToolClient takes an MCP SDK v2 Client, and this is an SDK v1 Client (@modelcontextprotocol/sdk): use mcpToolClientV1');
-  const { input, maxInputRounds = defaultMaxInputRounds, tracing } = options;
+  const { input, maxInputRounds = defaultMaxInputRounds, tracing, logLevel } = options;
   if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw new RangeError(`maxInputRounds must be a whole number, got ${String(maxInputRounds)}`);
+  if (logLevel !== undefined && !isLoggingLevel(logLevel)) throw new RangeError(`logLevel must be an MCP logging level (debug, info, notice, warning, error, critical, alert, emergency), got ${describeThrown(logLevel)}`);
+  const meta = logLevel === undefined ? {} : { [metaKeys.logLevel]: logLevel };
   const list = (cursor: string | undefined) => client.listTools(cursor === undefined ? undefined : { cursor });
-  if (input === undefined) return toolClient(contracts, { send: (params, callOptions) => client.callTool(params, callOptions as never), list, tracing });
+  if (input === undefined) return toolClient(contracts, { send: (params, callOptions) => client.callTool(params, callOptions as never), list, tracing, meta });
   if (typeof client.request !== 'function') throw new TypeError('options.input needs an MCP SDK v2 Client with request(): the typed client sends tools/call through it to receive input_required results');
   // Not callTool: with an output schema it refuses an input_required result (no structuredContent); the contract checks the final result instead.
   const send = (params: CallParams, callOptions: unknown) => client.request!({ method: 'tools/call', params }, { ...(callOptions as object), allowInputRequired: true } as never);
-  return toolClient(contracts, { send, list, input: { callbacks: input, maxRounds: maxInputRounds }, tracing });
+  return toolClient(contracts, { send, list, input: { callbacks: input, maxRounds: maxInputRounds }, tracing, meta });
 }
 
 /** Typed calls over an MCP SDK v1 `Client`, connected or not yet. */
@@ -220,6 +230,8 @@ interface Wire {
   /** The caller answers `input_required` results (2026-07-28); without it the SDK does, or the revision has none. */
   readonly input?: { readonly callbacks: McpClientInput; readonly maxRounds: number };
   readonly tracing?: McpClientTracing | undefined;
+  /** Entries every `tools/call` carries in its `_meta` (the log level asked for). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 type AnyContract = ToolContract<unknown, unknown>;
@@ -310,10 +322,14 @@ function toolClient<Cs extends ContractSet, Options>(contracts: Cs, wire: Wire):
   }
 }
 
-/** One `tools/call` request, inside the client's tracing when it has one, with its trace context in `_meta`. */
+/** One `tools/call` request, inside the client's tracing when it has one, with its trace context and the client's own entries in `_meta`. */
 function sendTraced(wire: Wire, params: CallParams, options: unknown): Promise<unknown> {
-  if (wire.tracing === undefined) return wire.send(params, options);
-  return wire.tracing.toolCall(params.name, (meta) => wire.send(Object.keys(meta).length === 0 ? params : { ...params, _meta: { ...meta } }, options));
+  const withMeta = (traceMeta: Readonly<Record<string, string>>): CallParams => {
+    const meta = { ...wire.meta, ...traceMeta };
+    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+  };
+  if (wire.tracing === undefined) return wire.send(withMeta({}), options);
+  return wire.tracing.toolCall(params.name, (traceMeta) => wire.send(withMeta(traceMeta), options));
 }
 
 function isInputRequired(received: unknown): received is { readonly resultType: 'input_required'; readonly inputRequests?: unknown; readonly requestState?: unknown } {

@@ -9,7 +9,7 @@ import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, ta
 import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
-export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot } from './input-questions.js';
+export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot, McpSamplingContent, McpSamplingMessage, McpToolResultBlock, McpToolUseBlock } from './input-questions.js';
 export { McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
 export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
 export type { McpUnsentLog } from './mcp-2026.js';

@@ -35,6 +35,11 @@ async function people(input: { ask: string }, request: ToolRequest<{ ask: string
     const answer = await mcpElicit(request, { key: 'sign_in', mode: 'url', message: 'Sign in, please', url: 'https://example.com/sign-in' });
     return { text: answer.status };
   }
+  if (input.ask === 'unreadable-sampling') {
+    // A server that sends what no sampling message is: a text block without its text.
+    const word = await mcpCreateMessage(request, { key: 'word', messages: [{ role: 'user', content: [{ type: 'text', text: 'A word?' }, { type: 'text' }] }] as never, maxTokens: 5 });
+    return { text: word.status };
+  }
   if (input.ask === 'model-and-roots') {
     const word = await mcpCreateMessage(request, { key: 'word', messages: [{ role: 'user', content: { type: 'text', text: 'A word?' } }], maxTokens: 5 });
     const roots = await mcpListRoots(request, { key: 'roots' });
@@ -165,6 +170,14 @@ describe("mcpToolClient answers a 2026-07-28 server's input rounds through the c
     const { call, sent } = await connect({ input });
     expect(outputOf(await call('model-and-roots'))).toBe('5 tokens in file:///work');
     expect(sent.map((params) => Object.keys((params['inputResponses'] as object | undefined) ?? {}))).toEqual([[], ['word'], ['roots']]);
+
+    const unreadable = await connect({ input });
+    expect(await unreadable.call('unreadable-sampling')).toMatchObject({
+      ok: false,
+      error: { code: 'handler_failed', message: expect.stringContaining('its messages are no sampling messages: /messages/0/content/1/text must be a string') },
+      input: { reason: 'invalid_request', key: 'word', method: 'sampling/createMessage' },
+    });
+    expect(unreadable.sent).toHaveLength(1);
 
     const wrong = await connect({ input: { ...input, roots: () => ({ roots: [{ uri: 'https://example.com' }] }) } });
     expect(await wrong.call('model-and-roots')).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ path: ['roots', 0, 'uri'] }] }, input: { reason: 'invalid_answer', key: 'roots', method: 'roots/list' } });

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,7 +15,8 @@ import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemor
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport as MemoryV2, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { compileContract } from '../../../../test/support/load-module.js';
-import { mcpToolHandlers, serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
+import { mcpElicit, mcpLog, mcpToolHandlers, serveToolsOnMcpServer } from '../../src/hosts/mcp.js';
+import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
 import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { mcpToolClient, mcpToolClientV1, type McpToolCallResult, type McpToolClient } from '../../src/hosts/mcp-client.js';
 
@@ -490,5 +491,67 @@ describe('what the caller and the server hand over, held as the runtime holds it
     };
     expect(await answering({ content: [], structuredContent: sneaky }).call('math.add', { left: 1, right: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
     expect(reads).toBe(0);
+  });
+});
+
+describe('the log level a 2026-07-28 call asks for (logLevel)', () => {
+  const levels = ['debug', 'info', 'warning', 'error'] as const;
+
+  /** SDK 2.4's Client pinned to 2026-07-28, on the runtime's mcpHttpHandler through fetch; math.add logs at four levels, and asks once for a negative left. */
+  async function served(options: Parameters<typeof mcpToolClient>[2]) {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, async ({ left, right }, request) => {
+      for (const level of levels) await mcpLog(request, level, `${level}: ${left}+${right}`);
+      if (left < 0) await mcpElicit(request, { key: 'sure', message: 'Negative?', requestedSchema: { type: 'object', properties: {} }, validator: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } });
+      return { total: left + right };
+    });
+    const unsent: string[] = [];
+    const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'math', version: '1.0.0' }, requestState: { key: 'a key of at least thirty-two bytes, for the tests' }, unsentLog: (level) => void unsent.push(level) });
+    /** Each tools/call's `_meta` as sent, and the response bodies as they came (an event stream carries the messages). */
+    const metas: unknown[] = [];
+    const bodies: Promise<string>[] = [];
+    const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      const body = JSON.parse(String(init?.body ?? 'null')) as { method?: string; params?: { _meta?: unknown } } | null;
+      const response = await handler.fetch(new Request(url, init));
+      if (body?.method === 'tools/call') {
+        metas.push(body.params?._meta);
+        bodies.push(response.clone().text());
+      }
+      return response;
+    };
+    const client = new ClientV2({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const heard: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => void heard.push(notification.params.data));
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: {} }));
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch }));
+    return { tools: mcpToolClient(client, { mathAdd }, options), heard, unsent, metas, bodies, close: () => client.close() };
+  }
+
+  it.each([
+    ['the SDK driver', {}],
+    ["the caller's input callbacks", { input: { elicitation: () => ({ action: 'accept' as const, content: {} }) } }],
+  ])('through %s: every tools/call names the level, and the Client hears the messages at and above it', async (_, options) => {
+    const { tools, heard, unsent, metas, close } = await served({ ...options, logLevel: 'warning' });
+    expect(await tools.call('math.add', { left: -2, right: 3 })).toMatchObject({ ok: true, output: { total: 1 } });
+    // Two rounds (the question, then the answer), each run from the top: each round's messages.
+    expect(metas).toEqual([expect.objectContaining({ 'io.modelcontextprotocol/logLevel': 'warning' }), expect.objectContaining({ 'io.modelcontextprotocol/logLevel': 'warning' })]);
+    await vi.waitFor(() => expect(heard).toEqual(['warning: -2+3', 'error: -2+3', 'warning: -2+3', 'error: -2+3']), { timeout: 60_000 });
+    expect(unsent).toEqual([]);
+    await close();
+  });
+
+  it('without a level the server sends none: its messages go to its unsentLog', async () => {
+    const { tools, heard, unsent, metas, bodies, close } = await served({});
+    expect(await tools.call('math.add', { left: 2, right: 3 })).toMatchObject({ ok: true, output: { total: 5 } });
+    expect(metas).toEqual([expect.not.objectContaining({ 'io.modelcontextprotocol/logLevel': expect.anything() })]);
+    expect((await Promise.all(bodies)).join('')).not.toContain('notifications/message');
+    expect(heard).toEqual([]);
+    expect(unsent).toEqual(levels);
+    await close();
+  });
+
+  it('a level that is no MCP logging level is refused when the client is made', () => {
+    const client = { listTools: async () => ({ tools: [] }), callTool: async () => ({}) };
+    expect(() => mcpToolClient(client, { mathAdd }, { logLevel: 'verbose' as never })).toThrow('logLevel must be an MCP logging level (debug, info, notice, warning, error, critical, alert, emergency), got verbose');
   });
 });

@@ -1,9 +1,9 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, Server as ServerV2 } from '@modelcontextprotocol/server';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
-import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
+import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpSamplingContent, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
 import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
 import { CapabilityRuntime, memoryStore, ToolPolicy, type CallRecord, type RuntimeStore, type ToolRequest } from '../../src/index.js';
 
@@ -122,6 +122,37 @@ describe('a handler asks, the round ends input_required, the retry re-enters it 
     expect(textOf(await call({ inputResponses, requestState: first.requestState }))).toContain('Hello there! Ada in file:///test/root');
     const broken = { ...inputResponses, 'sampling-1': { role: 'robot', content: 'hi', model: 7 }, 'roots-1': { roots: [{ uri: 'https://example.com' }] } };
     expect(textOf(await call({ inputResponses: broken, requestState: first.requestState }))).toContain('invalid Ada in invalid');
+  });
+
+  it('a sampling answer is MCP sampling content, typed and checked block by block: narrowing on its type gives a block its fields', async () => {
+    const { call } = serve(async (_, request) => {
+      const answer = await mcpCreateMessage(request, { key: 'word', messages: [{ role: 'user', content: { type: 'text', text: 'A word?' } }], maxTokens: 5 });
+      if (answer.status !== 'accepted') return { text: answer.status === 'invalid' ? answer.message : answer.status };
+      expectTypeOf(answer.value.content).toEqualTypeOf<McpSamplingContent | readonly McpSamplingContent[]>();
+      const said = [answer.value.content].flat().map((block) => {
+        if (block.type === 'text') return (expectTypeOf(block.text).toEqualTypeOf<string>(), block.text);
+        if (block.type === 'tool_use') return `${block.name}(${JSON.stringify(block.input)})`;
+        return `[${block.type}]`;
+      });
+      return { text: said.join(' ') };
+    });
+    const state = inputRequired(await call({})).requestState;
+    const answered = async (content: unknown) => (JSON.parse(textOf(await call({ inputResponses: { word: { role: 'assistant', model: 'm', content } }, requestState: state }))) as { text: string }).text;
+    expect(await answered({ type: 'text', text: 'hello' })).toBe('hello');
+    expect(
+      await answered([
+        { type: 'text', text: 'a' },
+        { type: 'tool_use', id: 'u1', name: 'search', input: { q: 'x' } },
+        { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        { type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text', text: 'found' }] },
+      ]),
+    ).toBe('a search({"q":"x"}) [image] [tool_result]');
+    const refused = "the client's sampling result is no message: ";
+    expect(await answered({ type: 'text' })).toBe(`${refused}/content/text must be a string`);
+    expect(await answered([{ type: 'text', text: 'a' }, { type: 'video' }])).toBe(`${refused}/content/1/type must be one of text, image, audio, tool_use, tool_result`);
+    expect(await answered({ type: 'tool_use', id: 'u1', name: 'search', input: ['x'] })).toBe(`${refused}/content/input must be an object`);
+    expect(await answered({ type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text' }] })).toBe(`${refused}/content/content must be MCP content blocks: content block 0 (text) needs a string "text"`);
+    expect(await answered({ type: 'audio', data: 'AA==' })).toBe(`${refused}/content/mimeType must be a string`);
   });
 
   it('several rounds: each carries the answers before it in a new state, and the last round gets them all', async () => {
