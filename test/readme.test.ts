@@ -21,6 +21,24 @@ describe('README', () => {
   });
 });
 
+describe("the runtime's entry points", () => {
+  const { exports } = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8')) as { exports: Record<string, unknown> };
+  /** What a user imports: every export but the internal one (the generated modules' support) and the manifest. */
+  const entryPoints = Object.keys(exports)
+    .filter((key) => key !== './internal' && key !== './package.json')
+    .map((key) => `@json-tool-contracts/runtime${key.slice(1)}`);
+  const runtimeReadme = readFileSync('packages/runtime/README.md', 'utf8');
+
+  it.each(entryPoints)("the runtime package's README lists %s", (entry) => {
+    expect(runtimeReadme).toMatch(new RegExp(`^- \`${entry.replaceAll('/', '\\/')}\`:`, 'm'));
+  });
+
+  it.each(entryPoints)('the README names %s', (entry) => {
+    const subpath = entry.slice('@json-tool-contracts/runtime'.length);
+    expect(readme).toContain(subpath === '' ? `\`${entry}\`` : `\`${subpath}\``);
+  });
+});
+
 describe('README "How it is built"', () => {
   const block = /## How it is built[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
   const order = [...block.matchAll(/^(\S+?)\/?\s/gm)].map((match) => match[1]!);

@@ -44,7 +44,7 @@ const contractsOf: Record<string, string[]> = {
   'docs/runtime.md': [...docsContracts, 'fixtures/valid/notes.search.contract.json', 'fixtures/docs/git.log.contract.json'],
   'docs/mcp-servers.md': ['fixtures/docs/pages.fetch.contract.json', 'fixtures/docs/files.index.contract.json', 'fixtures/docs/charts.render.contract.json', 'fixtures/docs/reports.build.contract.json'],
   'docs/mcp-revisions.md': [...docsContracts, 'fixtures/docs/files.remove.contract.json'],
-  'docs/mcp-clients.md': ['fixtures/import/server-memory/contracts'],
+  'docs/mcp-clients.md': ['fixtures/import/server-memory/contracts', 'fixtures/docs/notes.forget.contract.json'],
   'docs/fleet.md': [...docsContracts, 'examples/fleet/contracts'],
 };
 
