@@ -11,7 +11,7 @@ import { writeContracts } from '../import/write-contracts.js';
 import type { SourceText } from '../contract/check-contracts.js';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { escapeForTerminal, formatDiagnostic } from '../diagnostics/diagnostic.js';
-import { driftOf, type DriftReport, type DriftStatus } from '../import/drift.js';
+import { driftOf, uncheckedOutputTools, type DriftReport, type DriftStatus } from '../import/drift.js';
 import { formatOption } from './options.js';
 import { formatReport, summarize, type OutputFormat } from './report.js';
 
@@ -80,8 +80,14 @@ interface ImportFlags {
 export async function runImport(options: ImportCommandOptions, write: (text: string) => void): Promise<number> {
   const { tools, sourceFile } = await toolsOf(options);
   const out = 'write' in options.target ? options.target.write : options.target.check;
-  const results = importTools(tools, { outDir: out, uncheckedOutput: options.uncheckedOutput, ...(sourceFile === undefined ? {} : { sourceFile }) });
-  if ('check' in options.target) return reportDrift(driftOf(committedContracts(out), tools, results, { dir: out }), options.format, write);
+  const importOptions = { outDir: out, uncheckedOutput: options.uncheckedOutput, ...(sourceFile === undefined ? {} : { sourceFile }) };
+  if ('check' in options.target) {
+    const committed = committedContracts(out);
+    // A contract committed with an unchecked output records the flag: its tool is compared as it was imported.
+    const results = importTools(tools, { ...importOptions, uncheckedOutputFor: uncheckedOutputTools(committed) });
+    return reportDrift(driftOf(committed, tools, results, { dir: out }), options.format, write);
+  }
+  const results = importTools(tools, importOptions);
   writeContracts(
     out,
     results.flatMap((result) => (result.status === 'imported' ? [{ path: result.file!, text: result.text! }] : [])),

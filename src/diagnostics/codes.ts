@@ -3,7 +3,8 @@
  * so a code is never reused for another meaning. JTC1xx are errors, JTC2xx warnings, JTC3xx what
  * a target profile (`--target`) finds: JTC30x refused (errors), JTC35x accepted but not enforced or
  * shown in another form (warnings); JTC4xx what `jtc diff` finds: breaking changes (errors) and
- * compatible ones (info).
+ * compatible ones (info); JTC5xx what `jtc import` finds in its source: JTC50x a tool refused
+ * (errors), JTC55x a tool imported with less than its source says (warnings).
  */
 export const diagnosticCodes = {
   JTC100: { severity: 'error', title: 'invalid JSON' },
@@ -49,6 +50,9 @@ export const diagnosticCodes = {
   JTC402: { severity: 'error', title: 'breaking for consumers: the output may hold more' },
   JTC410: { severity: 'info', title: 'compatible change' },
   JTC411: { severity: 'info', title: 'tool added' },
+  JTC500: { severity: 'error', title: 'definition that is no tool' },
+  JTC501: { severity: 'error', title: 'TypeScript type with no exact schema' },
+  JTC550: { severity: 'warning', title: 'output imported unchecked' },
 } as const satisfies Record<string, { severity: 'error' | 'warning' | 'info'; title: string }>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

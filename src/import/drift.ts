@@ -3,7 +3,7 @@ import { checkContracts, type SourceText } from '../contract/check-contracts.js'
 import { compareDiagnostics, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { diffContracts } from '../diff/diff-contracts.js';
 import type { ContractIR } from '../ir/contract-ir.js';
-import { positionIn, type Finding, type ToolResult } from './import-tools.js';
+import { positionIn, uncheckedOutputMark, type Finding, type ToolResult } from './import-tools.js';
 import type { SourceTool } from './sources.js';
 
 /**
@@ -107,6 +107,9 @@ export function driftOf(committed: readonly SourceText[], tools: readonly Source
       notes.push('the server lists no output schema for it: the committed output is not compared (a typed client checks every result against it)');
     }
     if (now.description !== contract.description) notes.push(`the description changed: ${JSON.stringify(now.description)}`);
+    const recorded = contract.output.annotations.description;
+    if (recorded?.startsWith(uncheckedOutputMark) === true && now.output.annotations.description !== recorded)
+      notes.push("the server's output schema changed; it is still outside the subset, and the committed output checks nothing of it (--unchecked-output): import the tool again (jtc import -o --unchecked-output) to record the new schema");
     const placed = changes.map((change) => forCallers(placeIn(change, contract, texts.get(contract.file)!))).sort(compareDiagnostics);
     return { ...base, status: placed.length === 0 ? 'unchanged' : 'drifted', breaking: hasErrors(placed), changes: placed, notes };
   });
@@ -123,6 +126,35 @@ export function driftOf(committed: readonly SourceText[], tools: readonly Source
   // A definition without a name is no tool a client can call; the import reports it.
   const nameless = results.flatMap((result, index): ToolDrift[] => (result.sourceName === undefined ? [{ name: `tool ${index + 1}`, status: 'new', breaking: false, changes: [], findings: result.findings, notes: ['the import refuses it, so it could not be committed as it is'] }] : []));
   return { ok: true, tools: [...drifts, ...fresh, ...nameless].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+}
+
+/**
+ * The committed contracts whose output `jtc import --unchecked-output` wrote (its description
+ * starts with the mark), by name and portable name as their tools may be listed: the server's
+ * tool is imported the same way to be compared, flag or not. A file that is not a readable
+ * contract counts for none (`driftOf` reports its problems).
+ */
+export function uncheckedOutputTools(committed: readonly SourceText[]): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const source of committed) {
+    let contract: unknown;
+    try {
+      contract = JSON.parse(typeof source.text === 'string' ? source.text : new TextDecoder().decode(source.text));
+    } catch {
+      continue;
+    }
+    if (!isUncheckedOutput(contract)) continue;
+    names.add(contract.name);
+    names.add(portableName(contract.name));
+  }
+  return names;
+}
+
+function isUncheckedOutput(contract: unknown): contract is { readonly name: string } {
+  if (typeof contract !== 'object' || contract === null) return false;
+  const { name, output } = contract as { name?: unknown; output?: unknown };
+  const description = typeof output === 'object' && output !== null ? (output as { description?: unknown }).description : undefined;
+  return typeof name === 'string' && typeof description === 'string' && description.startsWith(uncheckedOutputMark);
 }
 
 /**

@@ -52,7 +52,12 @@ export interface ImportOptions {
    * report saying so, instead of being refused whole.
    */
   readonly uncheckedOutput?: boolean;
+  /** Contract names imported as with `uncheckedOutput` whatever it says: those committed so (`--check` reads the record their outputs carry). */
+  readonly uncheckedOutputFor?: ReadonlySet<string>;
 }
+
+/** How the description of an output written by `--unchecked-output` starts: the contract's record that the flag was used. */
+export const uncheckedOutputMark = "Not checked: the source's output schema is outside the subset";
 
 /** A tool needs this many rewrites at most; more means something keeps rewriting, and the tool is refused. */
 const maxRewrites = 1000;
@@ -105,7 +110,7 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
   const base = { sourceName: tool.name, name, rewrites: 0 };
   const notes = toolNotes(tool, name);
   const refuse = (findings: readonly Finding[]): ToolResult => ({ ...base, status: 'refused', findings: [...findings, ...notes.map((n) => n.finding)] });
-  if (tool.problem !== undefined) return { ...base, status: 'refused', findings: [{ kind: 'error', pointer: '', message: tool.problem, ...(tool.places?.problem ?? placeIn(options.sourceFile, tool.node.position)) }] };
+  if (tool.problem !== undefined) return { ...base, status: 'refused', findings: [{ kind: 'error', code: tool.problem.code, pointer: '', message: tool.problem.message, ...(tool.places?.problem ?? placeIn(options.sourceFile, tool.node.position)) }] };
   if (name === undefined) return refuse([{ kind: 'error', code: 'JTC122', pointer: '/name', message: `tool name ${JSON.stringify(tool.name)} ${toolNameProblem(tool.name!)}, and no mapping gives a valid one`, hint: 'rename the tool in its source', ...placeIn(options.sourceFile, tool.node.position) }]);
   const file = `${name}${contractSuffix}`;
   const shown = `${options.outDir}/${file}`;
@@ -120,7 +125,8 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
     const lines = new LineMap(text);
     const rewrite = rewrites.length < maxRewrites ? errors.map((d) => keywordRewrite(text, root, d, lines)).find((r) => r !== undefined) : undefined;
     if (rewrite === undefined) {
-      if (options.uncheckedOutput === true && tool.output !== undefined && errors.every((d) => schemaRootOf(d.pointer) === '/output')) return withUncheckedOutput(tool, name, options, errors);
+      const unchecked = options.uncheckedOutput === true || options.uncheckedOutputFor?.has(name) === true;
+      if (unchecked && tool.output !== undefined && errors.every((d) => schemaRootOf(d.pointer) === '/output')) return withUncheckedOutput(tool, name, options, errors);
       return refuse(errors.map((d) => ({ kind: 'error', code: d.code, pointer: d.pointer, message: d.message, ...hintOf(d), ...sourcePlace(tool, d.pointer, options.sourceFile) })));
     }
     rewrites.push(rewrite);
@@ -145,12 +151,14 @@ function importTool(tool: SourceTool, name: string | undefined, options: ImportO
 function withUncheckedOutput(tool: SourceTool, name: string, options: ImportOptions, errors: readonly Diagnostic[]): ToolResult {
   const output = tool.output!;
   const why = errors.map((d) => `${d.code} at ${d.pointer}`).join(', ');
-  const description = `Not checked: the source's output schema is outside the subset (${why}), so jtc import --unchecked-output let any JSON value through. The schema as the source gives it (compact, keys sorted): ${canonicalJson(output)}`;
+  const description = `${uncheckedOutputMark} (${why}), so jtc import --unchecked-output let any JSON value through. The schema as the source gives it (compact, keys sorted): ${canonicalJson(output)}`;
   const unchecked: JsonNode = { kind: 'object', position: output.position, pointer: output.pointer, members: [{ key: 'description', keyPosition: output.position, value: { kind: 'string', value: description, position: output.position, pointer: output.pointer } }] };
-  const result = importTool({ ...tool, output: unchecked }, name, { ...options, uncheckedOutput: false });
+  const { uncheckedOutputFor: _committedSo, ...rest } = options;
+  const result = importTool({ ...tool, output: unchecked }, name, { ...rest, uncheckedOutput: false });
   if (result.status !== 'imported') return result;
   const warning: Finding = {
     kind: 'warning',
+    code: 'JTC550',
     pointer: '/output',
     message: `the output schema is outside the subset (${why}); imported as any JSON value, unchecked (--unchecked-output), with the source's schema kept in /output/description`,
     hint: 'a typed client checks nothing of its results; write an output schema within the subset by hand to have them checked',

@@ -17,8 +17,8 @@ export interface SourceTool {
   /** What the source calls the input and output schemas, for the report. */
   readonly inputField: string;
   readonly outputField: string | undefined;
-  /** Why the definition cannot be read as a tool of its format; the tool is then refused. */
-  readonly problem?: string;
+  /** Why the definition cannot be read as a tool of its format (JTC500), or its TypeScript type has no exact schema (JTC501); the tool is then refused. */
+  readonly problem?: { readonly code: 'JTC500' | 'JTC501'; readonly message: string };
   /** What reading the source changed in the schemas' notation (never in their meaning). */
   readonly notes: readonly string[];
   /**
@@ -104,6 +104,8 @@ interface Fields {
   readonly outputField?: string;
 }
 
+const noTool = (message: string): NonNullable<SourceTool['problem']> => ({ code: 'JTC500', message });
+
 function sourceTool(node: JsonNode, fields: Fields, notes: readonly string[] = []): SourceTool {
   const name = text(fields.name);
   const problem =
@@ -115,7 +117,7 @@ function sourceTool(node: JsonNode, fields: Fields, notes: readonly string[] = [
           ? `"description" is ${fields.description.kind}, not a string`
           : undefined;
   const base = { node, name, description: text(fields.description), input: fields.input?.value, output: fields.output?.value, inputField: fields.input?.key ?? fields.inputField, outputField: fields.output?.key ?? fields.outputField, notes };
-  return problem === undefined ? base : { ...base, problem };
+  return problem === undefined ? base : { ...base, problem: noTool(problem) };
 }
 
 const memberOf = (node: JsonNode | undefined, key: string): JsonMember | undefined => (node?.kind === 'object' ? findMember(node, key) : undefined);
@@ -126,7 +128,7 @@ const readers: Readonly<Record<SourceFormat, (node: JsonNode) => SourceTool>> = 
   'openai-chat': (node) => {
     const fn = member(node, 'function');
     const tool = sourceTool(fn ?? node, { name: member(fn ?? node, 'name'), description: member(fn ?? node, 'description'), input: memberOf(fn, 'parameters'), output: undefined, inputField: 'function.parameters' });
-    return fn === undefined ? { ...tool, problem: 'the definition has no "function" object' } : tool;
+    return fn === undefined ? { ...tool, problem: noTool('the definition has no "function" object') } : tool;
   },
   'openai-responses': (node) => sourceTool(node, { name: member(node, 'name'), description: member(node, 'description'), input: memberOf(node, 'parameters'), output: undefined, inputField: 'parameters' }),
   gemini: readGemini,
@@ -159,6 +161,6 @@ function readGemini(node: JsonNode): SourceTool {
     return { ...field, value };
   };
   const tool = sourceTool(node, { name: member(node, 'name'), description: member(node, 'description'), input: jsonSchema ?? fromOpenApi(openApi), output: responseJsonSchema ?? fromOpenApi(response), inputField: 'parametersJsonSchema', outputField: 'responseJsonSchema' }, notes);
-  if (jsonSchema !== undefined && openApi !== undefined) return { ...tool, problem: 'the declaration has both "parameters" and "parametersJsonSchema"; Gemini takes one' };
+  if (jsonSchema !== undefined && openApi !== undefined) return { ...tool, problem: noTool('the declaration has both "parameters" and "parametersJsonSchema"; Gemini takes one') };
   return tool;
 }

@@ -51,7 +51,7 @@ function readTool(tsMorph: TsMorph, path: string, file: SourceFile, declarations
     return { node: nodeOf({}), name, description, input: nodeOf(inputSchema), output: outputSchema === undefined ? undefined : nodeOf(outputSchema), inputField: `${stem}Input`, outputField: `${stem}Output`, notes, places };
   } catch (error) {
     if (!(error instanceof UnsupportedType)) throw error;
-    return { node: nodeOf({}), name, description, input: undefined, output: undefined, inputField: `${stem}Input`, outputField: `${stem}Output`, notes, problem: error.message, places: { ...places, problem: placeOf(error.node ?? input) } };
+    return { node: nodeOf({}), name, description, input: undefined, output: undefined, inputField: `${stem}Input`, outputField: `${stem}Output`, notes, problem: { code: 'JTC501', message: error.message }, places: { ...places, problem: placeOf(error.node ?? input) } };
   }
 }
 

@@ -34,7 +34,7 @@ describe.each(['invalid', 'warnings'])('fixtures/%s', (folder) => {
 
 describe('fixture coverage', () => {
   it('has one fixture for every diagnostic code', () => {
-    const covered = new Set(['invalid', 'warnings', 'targets', 'diff'].flatMap((folder) => Object.values(JSON.parse(readFileSync(`fixtures/${folder}/expected.json`, 'utf8')) as Record<string, Expected>).map((e) => e.code)));
+    const covered = new Set(['invalid', 'warnings', 'targets', 'diff', 'import/findings'].flatMap((folder) => Object.values(JSON.parse(readFileSync(`fixtures/${folder}/expected.json`, 'utf8')) as Record<string, Expected>).map((e) => e.code)));
     expect([...covered].sort()).toEqual(Object.keys(diagnosticCodes).sort());
   });
 });

@@ -32,8 +32,8 @@ describe('diagnostics', () => {
     expect(appendPointer('', 0)).toBe('/0');
   });
 
-  it('keep their severity by range: JTC1xx, JTC30x and JTC40x errors, JTC2xx and JTC35x warnings, JTC41x info', () => {
-    const bySeries = (code: string): string => (/^JTC(1|30|40)/.test(code) ? 'error' : /^JTC(2|35)/.test(code) ? 'warning' : 'info');
+  it('keep their severity by range: JTC1xx, JTC30x, JTC40x and JTC50x errors, JTC2xx, JTC35x and JTC55x warnings, JTC41x info', () => {
+    const bySeries = (code: string): string => (/^JTC(1|30|40|50)/.test(code) ? 'error' : /^JTC(2|35|55)/.test(code) ? 'warning' : 'info');
     for (const [code, { severity }] of Object.entries(diagnosticCodes)) expect({ code, severity }).toEqual({ code, severity: bySeries(code) });
   });
 });

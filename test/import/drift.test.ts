@@ -136,12 +136,29 @@ describe('jtc import --check', () => {
     expect(run.code).toBe(1);
   });
 
-  it('--unchecked-output: a tool committed with an unchecked output is compared as the import writes it, and is unchanged', () => {
+  it('--unchecked-output: a tool committed with an unchecked output is compared as the import writes it, with the flag or without (the contract records it), and is unchanged', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'jtc-drift-')), 'contracts');
     folders.push(join(dir, '..'));
     expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '-o', dir, '--unchecked-output']).code).toBe(0);
-    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir, '--unchecked-output'])).toMatchObject({ code: 0, stdout: '14 tools: 14 unchanged, 0 drifted, 0 missing, 0 new, 0 unreadable; 0 breaking\n' });
-    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir]).code).toBe(1);
+    const unchanged = { code: 0, stdout: '14 tools: 14 unchanged, 0 drifted, 0 missing, 0 new, 0 unreadable; 0 breaking\n' };
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir, '--unchecked-output'])).toMatchObject(unchanged);
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', dir])).toMatchObject(unchanged);
+    // Only the tool committed so: another whose output the import refuses is still unreadable.
+    const plain = committedCopy('server-filesystem', {}, { 'read_media_file.contract.json': { name: 'read_media_file', description: 'Reads a media file.', input: { type: 'object' }, output: {} } });
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '--check', plain]).stdout).toContain('"read_media_file": changed beyond what the import reads: cannot be compared');
+  });
+
+  it("--unchecked-output: a server's output schema that changed outside the subset breaks nothing the contract checks, and a note says it changed", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'jtc-drift-')), 'contracts');
+    folders.push(join(dir, '..'));
+    expect(jtc(['import', 'fixtures/import/server-filesystem/tools.json', '-o', dir, '--unchecked-output']).code).toBe(0);
+    const listing = JSON.parse(readFileSync('fixtures/import/server-filesystem/tools.json', 'utf8')) as { tools: { name: string; outputSchema: { properties: Record<string, unknown> } }[] };
+    listing.tools.find((tool) => tool.name === 'read_media_file')!.outputSchema.properties['size'] = { type: 'integer' };
+    const changed = join(dir, '..', 'tools.json');
+    writeFileSync(changed, JSON.stringify(listing));
+    const run = jtc(['import', changed, '--check', dir]);
+    expect(run.stdout).toContain('"read_media_file": unchanged\n  note: the server\'s output schema changed; it is still outside the subset, and the committed output checks nothing of it (--unchecked-output): import the tool again (jtc import -o --unchecked-output) to record the new schema\n');
+    expect(run.code).toBe(0);
   });
 
   it('checks a live server over stdio against edited contracts of server-memory', () => {

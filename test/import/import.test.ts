@@ -149,7 +149,7 @@ describe('jtc import: rewrites and refusals', () => {
     expect(report).toContain('"no_description": refused\n');
     expect(report).toContain('note: the source gives the tool no description, and a contract needs one at /description');
     expect(report).toContain('tool 11: refused\n');
-    expect(report).toMatch(/rewrites-and-refusals\.tools\.json:66:5 - error: the definition has no "name" string/);
+    expect(report).toMatch(/rewrites-and-refusals\.tools\.json:66:5 - error JTC500: the definition has no "name" string/);
     expect(report.trimEnd().split('\n').pop()).toBe('11 tools: 2 imported (1 rewritten), 9 refused');
   });
 
@@ -209,7 +209,7 @@ describe('jtc import --unchecked-output', () => {
     expect(Object.keys(contract.output)).toEqual(['description']);
     const listed = (JSON.parse(readFileSync('fixtures/import/server-filesystem/tools.json', 'utf8')) as { tools: { name: string; outputSchema: unknown }[] }).tools.find((tool) => tool.name === 'read_media_file')!;
     expect(JSON.parse(contract.output.description.slice(contract.output.description.indexOf('(compact, keys sorted): ') + '(compact, keys sorted): '.length))).toEqual(listed.outputSchema);
-    const warning = report.split('\n').find((line) => line.includes('warning: the output schema is outside the subset'))!;
+    const warning = report.split('\n').find((line) => line.includes('warning JTC550: the output schema is outside the subset'))!;
     expect(warning).toContain('(JTC104 at /output/properties/content/items/anyOf); imported as any JSON value, unchecked (--unchecked-output)');
     expect(textAt(warning)).toMatch(/^\{\n\s+"description": "Not checked: /);
     // The other tools are written exactly as without the flag.
@@ -219,6 +219,20 @@ describe('jtc import --unchecked-output', () => {
   it('still refuses a tool whose input is outside the subset', async () => {
     const { report } = await importInto([`${sources}/rewrites-and-refusals.tools.json`, '-o', join(scratch(), 'contracts'), '--unchecked-output']);
     expect(report.trimEnd().split('\n').pop()).toBe('11 tools: 2 imported (1 rewritten), 9 refused');
+  });
+});
+
+describe('fixtures/import/findings: a source for each code of jtc import', () => {
+  const expected = JSON.parse(readFileSync('fixtures/import/findings/expected.json', 'utf8')) as Record<string, { code: string; line: number; column: number; pointer: string; flags?: string[] }>;
+
+  it.each(Object.entries(expected))('%s yields exactly its code, at its place', async (file, { flags = [], ...want }) => {
+    const out = join(scratch(), 'contracts');
+    const { report } = await importInto([`fixtures/import/findings/${file}`, '-o', out, '--format', 'json', ...flags]);
+    const findings = (JSON.parse(report) as { tools: { findings: { code?: string; file?: string; line: number; column: number; pointer: string }[] }[] }).tools.flatMap((tool) => tool.findings);
+    const coded = findings.filter((finding) => finding.code !== undefined);
+    expect(coded.map(({ code, line, column, pointer }) => ({ code, line, column, pointer }))).toEqual([want]);
+    // A refusal stands in the source; a warning on an imported tool, in the contract written for it.
+    expect(coded[0]!.file).toBe(want.code.startsWith('JTC50') ? `fixtures/import/findings/${file}` : `${out}/read_media.contract.json`);
   });
 });
 
