@@ -206,6 +206,8 @@ export interface McpToolHandlers {
    * `callTool`; without them, 2025-11-25 unless `protocolVersion` is set).
    */
   listTools(params?: unknown, extra?: unknown): { tools: McpTool[] };
+  /** Whether the runtime has a tool of this name now (without building a listing per request). */
+  hasTool(name: string): boolean;
   /**
    * The `tools/call` result: every failure of the call is an `isError` result with readable text.
    * Under 2026-07-28 a handler that asked for input its client has not given yet ends the round
@@ -245,21 +247,14 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
   const seal = requestStateSeal(options.requestState, runtime.envelopeLimits);
   // The extension is served at 2026-07-28, where a task's result is worded as that revision's tools/call result.
   const taskService = options.tasks === undefined ? undefined : new McpTaskService(runtime, taskSettings(options.tasks), (tool, result) => ({ ...wire('2026-07-28'), ...toolResult(tool, result, '2026-07-28') }));
-  // catalog() copies every schema: a revision's listing is built once per catalog revision, not per call.
-  const listings = new Map<McpProtocolVersion, McpListing>();
-  const current = (protocol: McpProtocolVersion): McpListing => {
-    const listing = listings.get(protocol);
-    if (listing?.revision === runtime.catalogRevision) return listing;
-    const fresh = mcpListing(runtime, structured(protocol));
-    listings.set(protocol, fresh);
-    return fresh;
-  };
+  const current = (protocol: McpProtocolVersion): McpListing => sharedListing(runtime, protocol, structured(protocol));
   current(options.protocolVersion ?? '2025-11-25');
   return {
     listTools: (params, extra) => {
       const protocol = revisionOf(params, extra);
       return { ...listWire(protocol), tools: current(protocol).tools.map((tool) => ({ ...tool })) };
     },
+    hasTool: (name) => current(options.protocolVersion ?? '2025-11-25').structured.has(name),
     callTool: async (params, extra) => {
       const protocol = revisionOf(params, extra);
       const result = await callTool(params, extra, protocol);
@@ -396,6 +391,24 @@ interface McpListing {
   readonly structured: ReadonlyMap<string, boolean>;
 }
 
+/**
+ * Each runtime's listings, one per revision, shared by every `mcpToolHandlers` of that runtime: SDK
+ * v2's `createMcpHandler` makes a server (and so handlers) per request, and `catalog()` copies every
+ * schema, so a request must find the listing built, whatever the number of tools. Rebuilt when the
+ * catalog changes; frozen, so no host can change what the next request lists.
+ */
+const listingsByRuntime = new WeakMap<CapabilityRuntime, Map<McpProtocolVersion, McpListing>>();
+
+function sharedListing(runtime: CapabilityRuntime, protocol: McpProtocolVersion, structured: (entry: CatalogEntry) => boolean): McpListing {
+  let listings = listingsByRuntime.get(runtime);
+  if (listings === undefined) listingsByRuntime.set(runtime, (listings = new Map()));
+  const listing = listings.get(protocol);
+  if (listing?.revision === runtime.catalogRevision) return listing;
+  const fresh = mcpListing(runtime, structured);
+  listings.set(protocol, fresh);
+  return fresh;
+}
+
 function mcpListing(runtime: CapabilityRuntime, structured: (entry: CatalogEntry) => boolean): McpListing {
   const revision = runtime.catalogRevision;
   // catalog() is by name, whatever the order of registration: every instance of a fleet lists alike (2026-07-28 asks for a deterministic order).
@@ -510,9 +523,11 @@ function sdkToolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>
   if (typeof theirList !== 'function' || typeof theirCall !== 'function' || typeof registered !== 'object') {
     throw new McpToolError("this McpServer keeps its tools where this version of the runtime does not look (an SDK version it was not tested with): serve the runtime's tools on a low-level Server of their own");
   }
-  // From the handlers' listing, built once per catalog revision: catalog() would copy every schema per call.
-  const ours = (): Set<string> => new Set(mcp.listTools().tools.map((tool) => tool.name));
-  const clash = (): string[] => [...ours()].filter((name) => Object.hasOwn(registered, name));
+  // By the McpServer's own tools (a handful) against the shared listing: per request, whatever the runtime's tool count.
+  const clash = (): string[] =>
+    Object.keys(registered)
+      .filter((name) => mcp.hasTool(name))
+      .sort();
   const refuseClash = (): void => {
     const names = clash();
     if (names.length > 0) throw new McpToolError(`the runtime and the McpServer both have a tool named ${names.map((name) => JSON.stringify(name)).join(', ')}: only one of them can answer; rename or remove one`);
@@ -530,7 +545,7 @@ function sdkToolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>
     },
     async call(request, extra) {
       const name: unknown = request.params?.name;
-      if (typeof name !== 'string' || ours().has(name)) return mcp.callTool(request.params, extra);
+      if (typeof name !== 'string' || mcp.hasTool(name)) return mcp.callTool(request.params, extra);
       if (Object.hasOwn(registered, name)) return theirCall(request, extra) as Promise<McpCallToolResult>;
       // Neither side has it: answered as the runtime answers an unknown tool, naming the tools of both (the SDKs' own answer names none).
       const { tools, ...wire } = mcp.listTools(paramsOf(request), extra) as { tools: McpTool[]; resultType?: unknown };

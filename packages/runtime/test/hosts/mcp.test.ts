@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport as MemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport as MemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryTransport as MemoryV2, McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
@@ -205,6 +205,76 @@ describe('mcpToolHandlers without an SDK', () => {
     const listed = mcp.listTools().tools[1]!;
     expect(() => ((listed.inputSchema as Record<string, unknown>)['type'] = 'array')).toThrow(TypeError);
     expect(mcp.listTools().tools[1]!.inputSchema).toEqual(mathAdd.inputSchema);
+  });
+
+  it('per-request handlers of one runtime share its listing: built once per catalog change, whatever the number of servers', async () => {
+    const runtime = toolRuntime();
+    const catalog = vi.spyOn(runtime, 'catalog');
+    const first = mcpToolHandlers(runtime);
+    const second = mcpToolHandlers(runtime);
+    // One listing per revision: 2025-11-25 at once, 2026-07-28 at its first request.
+    const modern = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    expect(catalog).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 20; i++) {
+      const perRequest = mcpToolHandlers(runtime);
+      expect(perRequest.listTools(modern).tools.map((tool) => tool.name)).toEqual(['math.add', 'notes.search']);
+      expect(perRequest.hasTool('math.add') && !perRequest.hasTool('math.sub')).toBe(true);
+    }
+    expect(catalog).toHaveBeenCalledTimes(2);
+    expect(first.listTools().tools[0]!.inputSchema).toBe(second.listTools().tools[0]!.inputSchema);
+    // A tool registered later is listed by every handler, old and new, and callable through them.
+    runtime.registerTypedJsonTool(ToolPolicy.json('ledger.echo'), exactEcho as never, (input) => input as never);
+    expect(first.listTools().tools.map((tool) => tool.name)).toEqual(['ledger.echo', 'math.add', 'notes.search']);
+    expect(second.hasTool('ledger.echo')).toBe(true);
+    expect((await second.callTool({ name: 'ledger.echo', arguments: { amount: 2 } }))['structuredContent']).toEqual({ amount: 2 });
+    expect(mcpToolHandlers(runtime).listTools(modern).tools).toHaveLength(3);
+    expect(catalog).toHaveBeenCalledTimes(4);
+  });
+
+  it("SDK v2's createMcpHandler, an McpServer per request with a tool of its own beside ours: no request copies the catalog", async () => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, ({ left, right }) => ({ total: left + right }));
+    runtime.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches notes.'), notesSearch);
+    const catalog = vi.spyOn(runtime, 'catalog');
+    let servers = 0;
+    const handler = createMcpHandler(() => {
+      servers++;
+      const server = new McpServerV2({ name: 'both', version: '1.0.0' });
+      server.registerTool('greet', { description: 'theirs' }, () => ({ content: [{ type: 'text', text: 'hello' }] }));
+      serveToolsOnMcpServer(server, runtime);
+      return server;
+    });
+    const client = new ClientV2({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: async (url, init) => handler.fetch(new Request(url, init)) }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet', 'math.add', 'notes.search']);
+    for (let i = 0; i < 5; i++) expect(await client.callTool({ name: 'math.add', arguments: { left: i, right: 1 } })).toMatchObject({ structuredContent: { total: i + 1 } });
+    expect(await client.callTool({ name: 'greet', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
+    expect(servers).toBeGreaterThanOrEqual(7);
+    // Built for the first request's two revisions; every later server found them built.
+    expect(catalog.mock.calls.length).toBeLessThanOrEqual(2);
+    await client.close();
+  });
+
+  it('a host that changes what it was listed cannot change what the next request lists', () => {
+    const runtime = toolRuntime();
+    const listed = mcpToolHandlers(runtime).listTools().tools[0]!;
+    // Its own tool objects are its to change; the schemas inside are shared, so frozen.
+    (listed as { name: string }).name = 'renamed';
+    (listed as { inputSchema: unknown }).inputSchema = { type: 'object' };
+    const shared = mcpToolHandlers(runtime).listTools().tools[0]!;
+    expect(() => ((shared.inputSchema as Record<string, unknown>)['type'] = 'array')).toThrow(TypeError);
+    expect(() => ((shared.inputSchema['properties'] as Record<string, Record<string, unknown>>)['left']!['type'] = 'string')).toThrow(TypeError);
+    expect(() => (shared.inputSchema['required'] as string[]).push('extra')).toThrow(TypeError);
+    expect(mcpToolHandlers(runtime).listTools().tools[0]).toEqual({ name: 'math.add', description: mathAdd.description, inputSchema: mathAdd.inputSchema, outputSchema: mathAdd.outputSchema });
+  });
+
+  it('two runtimes never share a listing', () => {
+    const one = toolRuntime();
+    const other = new CapabilityRuntime();
+    other.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches notes elsewhere.'), notesSearch);
+    mcpToolHandlers(one);
+    expect(mcpToolHandlers(other).listTools().tools.map((tool) => [tool.name, tool.description])).toEqual([['notes.search', 'Searches notes elsewhere.']]);
+    expect(mcpToolHandlers(other).hasTool('math.add')).toBe(false);
   });
 });
 
