@@ -400,8 +400,8 @@ interface McpListing {
 const listingsByRuntime = new WeakMap<CapabilityRuntime, Map<McpProtocolVersion, McpListing>>();
 
 function sharedListing(runtime: CapabilityRuntime, protocol: McpProtocolVersion, structured: (entry: CatalogEntry) => boolean): McpListing {
-  let listings = listingsByRuntime.get(runtime);
-  if (listings === undefined) listingsByRuntime.set(runtime, (listings = new Map()));
+  const listings = listingsByRuntime.get(runtime) ?? new Map<McpProtocolVersion, McpListing>();
+  listingsByRuntime.set(runtime, listings);
   const listing = listings.get(protocol);
   if (listing?.revision === runtime.catalogRevision) return listing;
   const fresh = mcpListing(runtime, structured);

@@ -273,7 +273,11 @@ describe('mcpToolHandlers without an SDK', () => {
     const other = new CapabilityRuntime();
     other.registerValidatedProtocolJsonTool(ToolPolicy.json('notes.search'), ToolMetadata.of('Searches notes elsewhere.'), notesSearch);
     mcpToolHandlers(one);
-    expect(mcpToolHandlers(other).listTools().tools.map((tool) => [tool.name, tool.description])).toEqual([['notes.search', 'Searches notes elsewhere.']]);
+    expect(
+      mcpToolHandlers(other)
+        .listTools()
+        .tools.map((tool) => [tool.name, tool.description]),
+    ).toEqual([['notes.search', 'Searches notes elsewhere.']]);
     expect(mcpToolHandlers(other).hasTool('math.add')).toBe(false);
   });
 });
