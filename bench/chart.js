@@ -1,5 +1,5 @@
 // The headline ratios as a picture: `npm run bench` writes docs/performance.svg from the run's
-// results (bench/results/latest.json, monomorphic.json and startup.json), so the chart is always the last full run.
+// results (bench/results/latest.json, monomorphic.json, startup.json and server.json), so the chart is always the last full run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { summary } = JSON.parse(readFileSync(join(root, 'bench', 'results', 'latest.json'), 'utf8'));
 const startup = JSON.parse(readFileSync(join(root, 'bench', 'results', 'startup.json'), 'utf8'));
 const monomorphic = JSON.parse(readFileSync(join(root, 'bench', 'results', 'monomorphic.json'), 'utf8'));
+const server = JSON.parse(readFileSync(join(root, 'bench', 'results', 'server.json'), 'utf8'));
 
 /** Panels of horizontal bars, one row per engine, one bar per series; 1× (the anchor) marked. */
 const panels = [
@@ -35,6 +36,15 @@ const panels = [
     ],
     rows: Object.keys(startup.coldStart[20].ratioToAjv).map((engine) => [engine, [startup.coldStart[20].ratioToAjv[engine], startup.coldStart[200].ratioToAjv[engine]]]),
   },
+  {
+    title: 'MCP servers: requests/s, ratio to SDK v2 + zod 4 (higher is faster; both wires, both tools)',
+    series: [
+      ['2 tools', '#2b6cb0'],
+      ['20 tools', '#2f855a'],
+      ['200 tools', '#6b46c1'],
+    ],
+    rows: Object.entries(server.headline).map(([variant, byCount]) => [server.variants[variant], [byCount[2], byCount[20], byCount[200]]]),
+  },
 ];
 
 const width = 900;
@@ -56,7 +66,7 @@ for (const panel of panels) {
   y += 20;
   const top = y;
   for (const [engine, values] of panel.rows) {
-    const ours = engine.startsWith('ours');
+    const ours = engine.startsWith('ours') || engine.startsWith('our ') || engine.includes('serveToolsOnMcpServer');
     parts.push(`<text x="${labelWidth - 8}" y="${y + barHeight + 2}" text-anchor="end"${ours ? ' font-weight="bold"' : ''}>${xmlText(engine)}</text>`);
     values.forEach((value, i) => {
       const [, color] = panel.series[i];

@@ -42,6 +42,8 @@ const calledTools = ['everything.get_sum', 'github.list_issues'];
 const wires = ['2026-07-28', '2025-11-25'];
 
 if (process.argv[2] === '--serve') await serve(process.argv[3], process.argv[4]);
+// `--print`: the tables of the last run again, from bench/results/server.json.
+else if (process.argv.includes('--print')) print(JSON.parse(readFileSync(join(outDir, 'server.json'), 'utf8')));
 else await main();
 
 // ---- the servers (child processes)
@@ -114,6 +116,8 @@ async function serve(variant, dir) {
   const { Session } = await import('node:inspector');
   const inspector = new Session();
   const post = (method, params = {}) => new Promise((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  // Whatever becomes of the script (a failed check, ^C), its servers end with it.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', async (message) => {
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
@@ -277,7 +281,8 @@ async function main() {
       const after = (await ask(cell.server.child, 'cpu')).cpuUs;
       const total = result.requests.total;
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${variants[cell.variant]}, ${cell.count} tools, ${cell.wire}, ${cell.tool}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-      cell.rounds.push({ rps: total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, cpuUsPerRequest: (after - before) / total });
+      // A server too slow to answer one request in the cell's time has no CPU figure for that round.
+      cell.rounds.push({ rps: total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, cpuUsPerRequest: total > 0 ? (after - before) / total : Number.NaN });
     }
     console.log(`round ${round + 1} of ${rounds} done (load average ${loadavg()[0].toFixed(1)})`);
   }
@@ -286,7 +291,10 @@ async function main() {
   // Ratios to SDK v2 + zod in the same round, for the same tool count, wire and tool.
   const key = (cell) => `${cell.count} ${cell.wire} ${cell.tool}`;
   const anchors = new Map(cells.filter((cell) => cell.variant === anchor).map((cell) => [key(cell), cell]));
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const median = (values) => {
+    const known = values.filter(Number.isFinite).sort((a, b) => a - b);
+    return known.length === 0 ? Number.NaN : known[Math.floor(known.length / 2)];
+  };
   const figures = cells.map((cell) => {
     const ratios = cell.rounds.map((r, i) => r.rps / anchors.get(key(cell)).rounds[i].rps);
     const best = cell.rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -417,6 +425,22 @@ function print(summary) {
     const s = p.split;
     const ours = p.variant === 'ours' || p.variant === 'sdk+ours' ? pct(s.oursMcp + s.oursRuntime + s.validation) : '';
     console.log(`  ${variants[p.variant].padEnd(32)} ${String(p.tools).padStart(5)} ${p.tool.padEnd(20)} ${pct(s.http)} ${pct(s.mcp)} ${pct(s.oursMcp)} ${pct(s.oursRuntime)} ${pct(s.validation)} ${pct(s.gc)} ${pct(s.other)}  ${ours}`);
+  }
+  console.log("\nas docs/performance.md shows it (× SDK v2 + zod: geometric mean over both wires and both tools [the cells' medians, lowest–highest]; CPU µs per request, 2026-07-28, get_sum / list_issues):\n");
+  console.log(`| server | ${toolCounts.map((count) => `${count} tools`).join(' | ')} | ${toolCounts.map((count) => `CPU µs, ${count} tools`).join(' | ')} |`);
+  console.log(`|---|${toolCounts.map(() => '---|').join('')}${toolCounts.map(() => '---|').join('')}`);
+  for (const [variant, byCount] of Object.entries(summary.headline)) {
+    const cells = (count) => summary.figures.filter((f) => f.variant === variant && f.tools === count);
+    const range = (count) => `${x(Math.min(...cells(count).map((f) => f.ratio)))}–${x(Math.max(...cells(count).map((f) => f.ratio)))}`;
+    const cpu = (count) =>
+      calledTools
+        .map((tool) =>
+          cells(count)
+            .find((f) => f.wire === '2026-07-28' && f.tool === tool)
+            .cpuUsPerRequest.toFixed(0),
+        )
+        .join(' / ');
+    console.log(`| ${variants[variant]} | ${toolCounts.map((count) => `${x(byCount[count])} [${range(count)}]`).join(' | ')} | ${toolCounts.map(cpu).join(' | ')} |`);
   }
   console.log(`\nload averages at each round: ${summary.loadAverages.map((l) => l.toFixed(1)).join(', ')}; machine: ${summary.machine.cpus} × ${summary.machine.model}, Node ${summary.machine.node}`);
 }
