@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Writes templates/module.js.tpl and templates/module.d.ts.tpl from templates/module.ts.tpl, so
+// Writes templates/module.js.tpl and templates/module.d.ts.tpl from templates/module.ts.tpl, and
+// templates/support.js.tpl and templates/support.d.ts.tpl from templates/support.ts.tpl, so
 // --emit js needs no compiler: `npm run templates` (a test fails while they are stale). The TS
-// template's {{placeholders}} become identifiers for TypeScript, and back again. Also writes the
+// templates' {{placeholders}} become identifiers for TypeScript, and back again. Also writes the
 // conformance example's OpenTelemetry wiring from what `jtc init --template mcp` writes, so the
 // two stay one.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,8 +10,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const folder = new URL('../templates/', import.meta.url);
-const source = readFileSync(new URL('module.ts.tpl', folder), 'utf8');
-const typescript = source.replace(/\{\{(\w+)\}\}/g, '__tpl_$1__');
+const asTypeScript = (template) => template.replace(/\{\{(\w+)\}\}/g, '__tpl_$1__');
 const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed };
 const restore = (text) =>
   text
@@ -29,11 +29,35 @@ const restore = (text) =>
       return lines;
     }, [])
     .join('\n');
-/** The two templates as they should be; the test compares them with the committed ones. */
+const javaScriptOf = (template) => restore(ts.transpileModule(asTypeScript(template), { compilerOptions: options }).outputText);
+const declarationsOf = (template) =>
+  restore(ts.transpileDeclaration(asTypeScript(template), { compilerOptions: { ...options, declaration: true } }).outputText)
+    .replace('export {};\n', '')
+    .trimEnd();
+
+/**
+ * The support template's declarations: its header and number types (statements, which declarations
+ * leave out) put back, the helpers' place kept between the two halves, and `maxIssues` declared
+ * with its value (an initialiser that is a placeholder has no type of its own).
+ */
+function supportDeclarations(template) {
+  const [head, tail] = template.replace('{{header}}\n\n{{numberTypes}}\n\n', '').split('\n{{helpers}}\n');
+  const maxIssues = 'export declare const maxIssues: any;';
+  const declaredHead = declarationsOf(head);
+  if (!declaredHead.includes(maxIssues)) throw new Error(`support.ts.tpl: expected ${maxIssues} in its declarations`);
+  return `{{header}}\n\n{{numberTypes}}\n\n${declaredHead.replace(maxIssues, 'export declare const maxIssues = {{maxIssues}};')}\n\n{{helpers}}\n\n${declarationsOf(tail)}\n`;
+}
+
+/** The four templates as they should be; the test compares them with the committed ones. */
 export function renderTemplates() {
-  const javaScript = ts.transpileModule(typescript, { compilerOptions: options }).outputText;
-  const declarations = ts.transpileDeclaration(typescript, { compilerOptions: { ...options, declaration: true } }).outputText;
-  return { 'module.js.tpl': restore(javaScript), 'module.d.ts.tpl': `{{header}}\n\n{{types}}\n\n${restore(declarations).replace('export {};\n', '')}` };
+  const module = readFileSync(new URL('module.ts.tpl', folder), 'utf8');
+  const support = readFileSync(new URL('support.ts.tpl', folder), 'utf8');
+  return {
+    'module.js.tpl': javaScriptOf(module),
+    'module.d.ts.tpl': `{{header}}\n\n{{imports}}\n\n{{types}}\n\n{{supportTypes}}\n\n${declarationsOf(module)}\n`,
+    'support.js.tpl': javaScriptOf(support),
+    'support.d.ts.tpl': supportDeclarations(support),
+  };
 }
 
 const telemetryTemplate = new URL('init/mcp/src/telemetry.ts', folder);

@@ -3,7 +3,7 @@ import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { UsageError } from '../diagnostics/usage-error.js';
-import type { EmitKind } from '../output/file-set.js';
+import type { EmitKind, SupportKind } from '../output/file-set.js';
 import { type CompiledSource, assembleBuild } from '../compiler.js';
 import { BuildCache, removeBuildCache } from '../output/build-cache.js';
 import { compileSourcesInParallel, contractsPerThread } from '../parallel/compile-in-parallel.js';
@@ -35,6 +35,8 @@ export const buildCommand: CliCommand = (program, context) => {
 export interface BuildCommandOptions {
   readonly out: string;
   readonly emit: EmitKind;
+  /** Where the support code goes (`--support`; default inline). */
+  readonly support?: SupportKind;
   readonly format: OutputFormat;
   readonly strict: boolean;
   readonly exactNumbers: boolean;
@@ -55,18 +57,19 @@ export async function runBuild(inputs: readonly string[], options: BuildCommandO
   const paths = discoverContracts(inputs);
   assertOutputFolder(options.out, paths);
   const sources = readContractSources(paths).map((s) => ({ file: s.file, text: s.bytes }));
-  const compileOptions = { emit: options.emit, exactNumbers: options.exactNumbers, targets: options.targets };
+  const support = options.support ?? 'inline';
+  const compileOptions = { emit: options.emit, support, exactNumbers: options.exactNumbers, targets: options.targets };
   // Targets change only diagnostics, which the cache keeps per contract: they are part of the key.
-  const flags = JSON.stringify([options.emit, options.exactNumbers, options.targets]);
-  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${supportFingerprint()} ${flags}`, options.emit);
+  const flags = JSON.stringify([options.emit, options.exactNumbers, options.targets, support]);
+  const cache = options.cache === false ? undefined : BuildCache.open(options.out, `${version} ${supportFingerprint()} ${flags}`, options.emit, support);
   if (cache === undefined) removeBuildCache(options.out);
   const keys = sources.map((source) => cache?.keyOf(source, flags));
   const cached = keys.map((key, i) => (key === undefined ? undefined : cache?.hit(key, sources[i]!.file)));
   const misses = sources.filter((_, i) => cached[i] === undefined);
   const fresh = (await compileSourcesInParallel(misses, compileOptions, options.jobs)).compiled;
   let next = 0;
-  const compiled: CompiledSource[] = cached.map((entry) => (entry === undefined ? fresh[next++]! : { diagnostics: entry.diagnostics, ...(entry.contract === undefined ? {} : { contract: entry.contract }), files: [] }));
-  const result = { ...assembleBuild(compiled, options.emit, options.targets), threads: Math.max(1, Math.min(options.jobs, Math.floor(misses.length / contractsPerThread))) };
+  const compiled: CompiledSource[] = cached.map((entry) => (entry === undefined ? fresh[next++]! : { diagnostics: entry.diagnostics, ...(entry.contract === undefined ? {} : { contract: entry.contract }), ...(entry.supportHelpers === undefined ? {} : { supportHelpers: entry.supportHelpers }), files: [] }));
+  const result = { ...assembleBuild(compiled, compileOptions), threads: Math.max(1, Math.min(options.jobs, Math.floor(misses.length / contractsPerThread))) };
   const summary = summarize(sources.length, result.diagnostics);
   const exitCode = exitCodeFor(summary, options.strict);
   if (exitCode !== 0) {

@@ -1,7 +1,7 @@
 import { checkContracts } from '../contract/check-contracts.js';
 import { discoverContracts, readContractSources } from '../contract/discover.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
-import type { EmitKind } from '../output/file-set.js';
+import type { EmitKind, SupportKind } from '../output/file-set.js';
 import { compareOutput } from '../output/write.js';
 import { compileInParallel } from '../parallel/compile-in-parallel.js';
 import type { CliCommand } from './command.js';
@@ -31,6 +31,8 @@ export interface CheckCommandOptions {
   /** With an output folder, also report generated files that are stale, missing or orphaned. */
   readonly out?: string;
   readonly emit: EmitKind;
+  /** Where the support code goes, with `out`: the layout the output is compared with. */
+  readonly support?: SupportKind;
   /** Threads to generate on, with `out`; a thread takes at least 32 contracts. */
   readonly jobs: number;
   /** Target profiles whose findings are added (`--target`). */
@@ -41,7 +43,9 @@ export async function runCheck(inputs: readonly string[], options: CheckCommandO
   const sources = readContractSources(discoverContracts(inputs)).map((s) => ({ file: s.file, text: s.bytes }));
   // Without an output folder nothing is generated; with one, generation is a build's, on as many threads.
   const { diagnostics, files } =
-    options.out === undefined ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers, targets: options.targets }).diagnostics, files: [] } : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit, targets: options.targets }, options.jobs);
+    options.out === undefined
+      ? { diagnostics: checkContracts(sources, { exactNumbers: options.exactNumbers, targets: options.targets }).diagnostics, files: [] }
+      : await compileInParallel(sources, { exactNumbers: options.exactNumbers, emit: options.emit, support: options.support ?? 'inline', targets: options.targets }, options.jobs);
   const summary = summarize(sources.length, diagnostics);
   let exitCode = exitCodeFor(summary, options.strict);
   if (options.out === undefined || hasErrors(diagnostics)) {

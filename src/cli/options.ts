@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { supportKinds } from '../emit/support-module.js';
 import { type ConfigSearch, defaultProjectOptions, emitKinds, formatConfigProblem, type ProjectOptions, readProjectConfigFile, searchProjectConfig } from '../config/project-config.js';
 import { escapeForTerminal } from '../diagnostics/diagnostic.js';
 import { UsageError } from '../diagnostics/usage-error.js';
@@ -25,6 +26,16 @@ const emitOption = (): Option =>
     .choices(Object.keys(emitKinds))
     .default(defaultProjectOptions.emit);
 
+const supportOption = (): Option =>
+  new Option(
+    '--support <kind>',
+    `where the support code goes: ${Object.entries(supportKinds)
+      .map(([kind, meaning]) => `${kind}, ${meaning}`)
+      .join('; ')}`,
+  )
+    .choices(Object.keys(supportKinds))
+    .default(defaultProjectOptions.support);
+
 export const formatOption = (): Option => new Option('--format <format>', 'how to print the report').choices(outputFormats).default('text' satisfies OutputFormat);
 
 /** `--name` and `--no-name`: the second overrides `"field": true` in jtc.config.json. */
@@ -42,7 +53,7 @@ const targetOption = (): Option => new Option('--target <names>', `add what thes
 export const verboseOption = (): Option => new Option('--verbose', 'say on standard error which jtc.config.json applies, or where the search for one stopped');
 
 /** What `check` and `build` both take, `-o` described for the command. */
-export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption(), verboseOption()];
+export const checkAndBuildOptions = (outDescription: string): Option[] => [outOption(outDescription), emitOption(), supportOption(), formatOption(), ...strictOptions(), ...exactNumbersOptions(), jobsOption(), targetOption(), verboseOption()];
 
 /** Adds options to a command, in order. */
 export function withOptions(command: Command, options: readonly (Option | Option[])[]): Command {
@@ -67,7 +78,7 @@ export function settingsOf(command: Command): Settings {
   const project: ProjectOptions = config?.options ?? defaultProjectOptions;
   const given = <T>(flag: string, otherwise: T): T => (command.getOptionValueSource(flag) === 'cli' ? (command.getOptionValue(flag) as T) : otherwise);
   const out = given('out', project.out === undefined ? undefined : shown(project.out));
-  const settings = { emit: given('emit', project.emit), exactNumbers: given('exactNumbers', project.exactNumbers), strict: given('strict', project.strict), targets: given('target', project.targets) };
+  const settings = { emit: given('emit', project.emit), support: given('support', project.support), exactNumbers: given('exactNumbers', project.exactNumbers), strict: given('strict', project.strict), targets: given('target', project.targets) };
   const withOut = out === undefined ? settings : { ...settings, out };
   return project.contracts === undefined ? withOut : { ...withOut, contracts: project.contracts.map(shown) };
 }

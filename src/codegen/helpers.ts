@@ -55,6 +55,10 @@ const helperOrder: readonly HelperName[] = [
   'describeThrown',
 ];
 
+export function isHelperName(name: string): name is HelperName {
+  return (helperOrder as readonly string[]).includes(name);
+}
+
 /**
  * The support files belong to the runtime package, which runs them too, and ships them as source
  * (`src/support/`) beside their compiled JavaScript (`dist/support/`).
@@ -68,14 +72,19 @@ const compiledFolder = new URL('dist/support/', runtimeFolder);
 
 const texts = new Map<string, string>();
 
-/** A helper's code as a module carries it: the support file without its imports and `export`s. */
-export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'js' = 'ts'): string {
-  const key = `${name} ${exact} ${language}`;
+/**
+ * A helper's code as a module carries it: the support file without its imports and `export`s.
+ * `exported`: with its `export`s, as the shared support module (`--support shared`) carries it;
+ * `dts` is then its declarations, as `tsc` wrote them.
+ */
+export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'js' | 'dts' = 'ts', exported = false): string {
+  const key = `${name} ${exact} ${language} ${exported}`;
   const known = texts.get(key);
   if (known !== undefined) return known;
   const folder = language === 'ts' ? supportFolder : compiledFolder;
-  const text = readSupport(folder, `${fileStem(name)}.${exact ? 'exact' : 'default'}.${language}`) ?? readSupport(folder, `${fileStem(name)}.${language}`);
-  if (text === undefined) throw new Error(`no support file for ${name} (${language}${language === 'js' ? ': run npm run build' : ''})`);
+  const extension = language === 'dts' ? 'd.ts' : language;
+  const text = readSupport(folder, `${fileStem(name)}.${exact ? 'exact' : 'default'}.${extension}`) ?? readSupport(folder, `${fileStem(name)}.${extension}`);
+  if (text === undefined) throw new Error(`no support file for ${name} (${extension}${language === 'ts' ? '' : ': run npm run build'})`);
   // A module carries the code without the doc comments of its declarations, which every module
   // would repeat (about a third of the helpers' size): they stay in the support files, which the
   // module's helpers section names (`supportNote`). Comments inside a function, on why it does
@@ -84,7 +93,7 @@ export function helperText(name: HelperName, exact: boolean, language: 'ts' | 'j
     .replace(/^import [^\n]*\n/gm, '')
     .replace(/^\/\*\*[\s\S]*?\*\/\n/gm, '')
     .replace(/^\n+/, '')
-    .replace(/^export /gm, '')
+    .replace(/^export /gm, exported ? 'export ' : '')
     .trimEnd();
   // tsc indents its JavaScript by four; generated code is indented by two.
   const code = language === 'ts' ? stripped : stripped.replace(/^(?: {4})+/gm, (indent) => '  '.repeat(indent.length / 4));
@@ -140,7 +149,7 @@ export function helperUses(name: HelperName, exact: boolean): HelperName[] {
 export const supportNote = "// Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.";
 
 /** The sources of the named helpers and of the helpers they use, in a fixed order. */
-export function helperCode(names: Iterable<HelperName>, exact: boolean, language: 'ts' | 'js' = 'ts'): string[] {
+export function helperCode(names: Iterable<HelperName>, exact: boolean, language: 'ts' | 'js' | 'dts' = 'ts', exported = false): string[] {
   const needed = new Set<HelperName>();
   const add = (name: HelperName): void => {
     if (needed.has(name)) return;
@@ -148,5 +157,5 @@ export function helperCode(names: Iterable<HelperName>, exact: boolean, language
     for (const used of helperUses(name, exact)) add(used);
   };
   for (const name of names) add(name);
-  return helperOrder.filter((name) => needed.has(name)).map((name) => helperText(name, exact, language));
+  return helperOrder.filter((name) => needed.has(name)).map((name) => helperText(name, exact, language, exported));
 }

@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { isSkippedFolder } from '../contract/discover.js';
 import type { Diagnostic, Position } from '../diagnostics/diagnostic.js';
 import { readRegularFile } from '../diagnostics/read-file.js';
-import type { EmitKind } from '../output/file-set.js';
+import type { EmitKind, SupportKind } from '../output/file-set.js';
+import { supportKinds } from '../emit/support-module.js';
 import type { JsonNode } from '../source/json-node.js';
 import { maxSourceBytes, parseSourceText } from '../source/parse.js';
 import { targetProfiles } from '../targets/profiles/index.js';
@@ -27,13 +28,15 @@ export interface ProjectOptions {
   /** The output folder to use when `-o` is not given. */
   readonly out?: string;
   readonly emit: EmitKind;
+  /** Where the support code goes: in each module, or one support module the modules import. */
+  readonly support: SupportKind;
   readonly exactNumbers: boolean;
   readonly strict: boolean;
   /** Target profile names, each once. */
   readonly targets: readonly string[];
 }
 
-export const defaultProjectOptions: ProjectOptions = { emit: 'ts', exactNumbers: false, strict: false, targets: [] };
+export const defaultProjectOptions: ProjectOptions = { emit: 'ts', support: 'inline', exactNumbers: false, strict: false, targets: [] };
 
 /** A problem in a configuration file, where it is (a diagnostic without a code): never thrown, always returned. */
 export type ConfigProblem = Omit<Diagnostic, 'code' | 'severity'>;
@@ -233,6 +236,18 @@ const configFields = {
     read: (node, reader) => {
       const emit = choiceOf(node, reader, Object.keys(emitKinds) as EmitKind[]);
       return emit === undefined ? {} : { emit };
+    },
+  },
+  support: {
+    schema: {
+      enum: Object.keys(supportKinds),
+      description: `Where --support puts the support code by default: ${Object.entries(supportKinds)
+        .map(([kind, meaning]) => `${kind}, ${meaning}`)
+        .join('; ')}.`,
+    },
+    read: (node, reader) => {
+      const support = choiceOf(node, reader, Object.keys(supportKinds) as SupportKind[]);
+      return support === undefined ? {} : { support };
     },
   },
   exactNumbers: {

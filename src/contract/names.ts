@@ -36,6 +36,9 @@ const reservedWords: ReadonlySet<string> = new Set(
 /** What the index exports the set of every contract as; no contract may take the name. */
 export const indexRecordName = 'contracts';
 
+/** The shared support module's name (`jtc-support.ts`, or `.mjs` and `.d.mts`: `jtc build --support shared`); no contract may take it. */
+export const supportModuleName = 'jtc-support';
+
 /** Device names Windows reserves whatever the extension: `con.get.ts` cannot be created there. */
 const windowsDeviceNames = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
@@ -48,6 +51,7 @@ export function generatedNameProblem(name: string): string | undefined {
   if (stem === '') return 'has no letter or digit to build its type names from';
   if (/^[0-9]/.test(stem)) return `would give type names that start with a digit (${stem}Input)`;
   if (name.toLowerCase() === 'index') return 'would be written to the index file itself (index.ts)';
+  if (name.toLowerCase() === supportModuleName) return `would be written to the support module's file (${supportModuleName}.ts, which jtc build --support shared writes)`;
   if (windowsDeviceNames.test(name.split('.')[0]!)) return `would give the file ${name}.ts, which Windows reserves as a device name`;
   if (exportName(name) === indexRecordName) return `would be exported from the index as "${indexRecordName}", the name of the index's record of every contract`;
   // TypeScript reads any `.ts` file whose name holds `.d.` as declarations (`x.d.css.ts` declares `x.css`).

@@ -1,39 +1,33 @@
-import { readFileSync } from 'node:fs';
 import type { ContractIR } from '../ir/contract-ir.js';
 import { typeStem } from '../contract/names.js';
 import { schemaToJson } from '../subset/to-json.js';
 import { join, literal } from '../codegen/code.js';
-import { helperCode, supportNote } from '../codegen/helpers.js';
-import { jsonLiteralBlock, usesJsonNumber } from '../codegen/json-literal.js';
+import { type HelperName, helperCode, supportNote } from '../codegen/helpers.js';
+import { jsonLiteral, jsonLiteralBlock, usesJsonNumber } from '../codegen/json-literal.js';
 import { generatedHeaderLine } from './marker.js';
+import { exactNumberTypes, inlineSupport, type Language, type SupportKind, supportImports } from './support-module.js';
+import { fillTemplate, readTemplate, templateParts } from './template.js';
 import { emitTypes } from './types.js';
 import { ValidatorEmitter } from './validator.js';
-
-/** Exact mode: what a number may arrive as, declared in the module so that it imports nothing. */
-const exactNumberTypes = `/** A JSON number kept exactly by the runtime's lossless parser (\`parseJson(text, { exactNumbers: true })\`). */
-export interface JsonNumber {
-  /** The canonical decimal text, e.g. "0.30000000000000000001". */
-  readonly decimal: string;
-  toString(): string;
-}
-
-/** A number as exact mode delivers it: a double when that loses nothing, else a bigint (integers) or a JsonNumber. */
-export type NumericValue = number | bigint | JsonNumber;`;
 
 /** Most issues `validate` reports for one value. */
 export const maxIssues = 100;
 
-/** A module as `--emit ts` writes it, or as `--emit js` does: JavaScript and its declarations. */
-export type EmittedModule = { readonly ts: string } | { readonly js: string; readonly declarations: string };
+/**
+ * A module as `--emit ts` writes it, or as `--emit js` does: JavaScript and its declarations; and
+ * the helpers it uses, which a shared support module (`--support shared`) must carry for it.
+ */
+export type EmittedModule = ({ readonly ts: string } | { readonly js: string; readonly declarations: string }) & { readonly helpers: readonly HelperName[] };
 
 /**
  * One contract → the source of its module: types and validators from one IR. `--emit js` writes
  * the JavaScript and the declarations straight from the same code (the builder renders every
- * piece both ways), so it needs no TypeScript compiler.
+ * piece both ways), so it needs no TypeScript compiler. With `support: 'shared'` the module
+ * imports its support code from the build's support module instead of carrying it.
  */
-export function emitModule(contract: ContractIR): string;
-export function emitModule(contract: ContractIR, emit: 'js'): { readonly js: string; readonly declarations: string };
-export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): string | { readonly js: string; readonly declarations: string } {
+export function emitModule(contract: ContractIR, emit?: 'ts', support?: SupportKind): { readonly ts: string; readonly helpers: readonly HelperName[] };
+export function emitModule(contract: ContractIR, emit: 'js', support?: SupportKind): { readonly js: string; readonly declarations: string; readonly helpers: readonly HelperName[] };
+export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts', support: SupportKind = 'inline'): EmittedModule {
   const stem = typeStem(contract.name);
   const exact = contract.exactNumbers;
   const validators = new ValidatorEmitter(exact);
@@ -54,15 +48,20 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
   // The template's createValidator hands out copies of the schemas and describes what a read threw.
   validators.helpers.add('copyJsonValue');
   validators.helpers.add('describeThrown');
-  const numberTypes = exact ? `\n\n${exactNumberTypes}` : '';
+  const shared = support === 'shared';
+  const numberTypes = exact && !shared ? `\n\n${exactNumberTypes}` : '';
   const jsonValueType = types.usesJsonValue ? `\n\n/** Any JSON value. */\nexport type JsonValue = null | boolean | ${exact ? 'NumericValue' : 'number'} | string | JsonValue[] | { [key: string]: JsonValue };` : '';
   const hoisted = join(validators.hoisted, '\n');
+  // A build that asks for size writes each exported schema on one line: under gzip, the indentation
+  // of a deeply nested schema costs as much as its support code did (the contract file is the readable one).
+  const schemaLiteral = (schema: typeof inputSchema): string => (shared ? jsonLiteral(schema, exact).text : jsonLiteralBlock(schema, exact));
   const common = {
     header: header(contract),
+    imports: '',
     types: types.text + numberTypes + jsonValueType,
     maxIssues: String(maxIssues),
-    inputSchema: jsonLiteralBlock(inputSchema, exact),
-    outputSchema: jsonLiteralBlock(outputSchema, exact),
+    inputSchema: schemaLiteral(inputSchema),
+    outputSchema: schemaLiteral(outputSchema),
     inputSchemaForHosts,
     outputSchemaForHosts,
     name: literal(contract.name),
@@ -75,10 +74,22 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts'): stri
     checkOutput: output.checkName,
     collectOutput: output.collectName,
   };
-  const helpers = (language: 'ts' | 'js') => [supportNote, ...helperCode(validators.helpers, exact, language)].join('\n\n');
-  if (emit === 'ts') return fillTemplate(templates.ts, { ...common, helpers: helpers('ts'), hoisted: hoisted.text, validators: validators.functionsText('ts') });
-  const js = fillTemplate(templates.js, { ...common, types: '', helpers: helpers('js'), hoisted: hoisted.js, validators: validators.functionsText('js') });
-  return { js, declarations: fillTemplate(templates.declarations, common) };
+  const helpers = [...validators.helpers];
+  /** The module in one language: its support code carried, or imported from the support module by what the rest uses. */
+  const render = (language: Language, values: Readonly<Record<string, string>>): string => {
+    if (!shared) {
+      const parts = templates[language];
+      const carried = inlineSupport(language, common.maxIssues);
+      const helperSection = language === 'dts' ? {} : { helpers: [supportNote, ...helperCode(helpers, exact, language)].join('\n\n') };
+      return fillTemplate(parts, { ...values, supportHead: carried.head, supportTail: carried.tail, supportTypes: carried.head, ...helperSection });
+    }
+    const parts = sharedTemplates[language];
+    const own = { ...values, supportHead: '', supportTail: '', supportTypes: '', helpers: '' };
+    return fillTemplate(parts, { ...own, imports: supportImports(fillTemplate(parts, own), language, helpers, exact) });
+  };
+  if (emit === 'ts') return { ts: render('ts', { ...common, hoisted: hoisted.text, validators: validators.functionsText('ts') }), helpers };
+  const js = render('js', { ...common, types: '', hoisted: hoisted.js, validators: validators.functionsText('js') });
+  return { js, declarations: render('dts', common), helpers };
 }
 
 function header(contract: ContractIR): string {
@@ -86,31 +97,24 @@ function header(contract: ContractIR): string {
   return [generatedHeaderLine('contract'), `// Tool: ${literal(contract.name)}`, `// Contract SHA-256: ${contract.hash}`, `// Numbers: ${mode}`].join('\n');
 }
 
-/**
- * Each template cut once at its placeholders: static text at even indices, names at odd ones. The
- * JavaScript and declaration templates are written from the TypeScript one (`npm run templates`).
- */
-const templates = {
-  ts: templateParts('module.ts.tpl'),
-  js: templateParts('module.js.tpl'),
-  declarations: templateParts('module.d.ts.tpl'),
+/** The module templates: `module.ts.tpl`, and the JavaScript and declarations `npm run templates` writes from it. */
+const templates: Readonly<Record<Language, readonly string[]>> = {
+  ts: templateParts(readTemplate('module.ts.tpl')),
+  js: templateParts(readTemplate('module.js.tpl')),
+  dts: templateParts(readTemplate('module.d.ts.tpl')),
 };
 
-function templateParts(file: string): readonly string[] {
-  return readFileSync(new URL(`../../templates/${file}`, import.meta.url), 'utf8').split(/\{\{(\w+)\}\}/);
-}
-
 /**
- * Replaces each `{{name}}`. A section left empty takes the blank line after it along, so unused
- * sections leave no gaps (the values themselves never hold a blank line's worth of newlines).
+ * The same for a module that imports its support code: without the template's doc comments, which
+ * explain the template's code to whoever reads the one module that carries it all (they stay in
+ * `templates/module.ts.tpl`); placeholders and the user's text are never inside them.
  */
-function fillTemplate(parts: readonly string[], values: Readonly<Record<string, string>>): string {
-  let text = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const value = values[parts[i]!];
-    if (value === undefined) throw new Error(`template placeholder {{${parts[i]}}} has no value`);
-    const after = parts[i + 1]!;
-    text += value === '' && text.endsWith('\n\n') && after.startsWith('\n\n') ? after.slice(2) : value + after;
-  }
-  return text;
+const sharedTemplates: Readonly<Record<Language, readonly string[]>> = {
+  ts: withoutDocComments(templates.ts),
+  js: withoutDocComments(templates.js),
+  dts: withoutDocComments(templates.dts),
+};
+
+function withoutDocComments(parts: readonly string[]): readonly string[] {
+  return parts.map((part, i) => (i % 2 === 0 ? part.replace(/^\/\*\*[\s\S]*?\*\/\n/gm, '') : part));
 }

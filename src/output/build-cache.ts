@@ -6,14 +6,15 @@ import { toolNameProblem } from '../contract/names.js';
 import { diagnosticCodes, type DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { entryAt, misplaced, readRegularFile } from '../diagnostics/read-file.js';
-import { type CompiledSource, type EmitKind, modulePaths } from './file-set.js';
+import { isHelperName } from '../codegen/helpers.js';
+import { type CompiledSource, type EmitKind, modulePaths, type SupportKind } from './file-set.js';
 import { removeStaleTemps, replaceFile } from './temp-files.js';
 
 /**
  * What an incremental build keeps between builds, in `<out>/.jtc-cache/` (with a `.gitignore` of
  * its own, so committed output never carries it). Per contract, keyed by its path, its bytes, the
  * generator version and the flags that change its module: its diagnostics, what the set checks need,
- * and the size, modification time and inode of each module file as the build left it. A contract
+ * the helpers its module imports (with shared support: the support module is assembled from them), and the size, modification time and inode of each module file as the build left it. A contract
  * whose key and files match is not compiled again and its files are not read; anything else is.
  * The checks across the set and the index run on every build. A cache that cannot be read, is
  * foreign or was written by another version is ignored, never trusted; so is an entry edited by
@@ -23,6 +24,7 @@ import { removeStaleTemps, replaceFile } from './temp-files.js';
 export interface CachedSource {
   readonly diagnostics: readonly Diagnostic[];
   readonly contract?: CompiledSource['contract'];
+  readonly supportHelpers?: CompiledSource['supportHelpers'];
   readonly files: readonly CachedFile[];
 }
 
@@ -55,6 +57,7 @@ export class BuildCache {
     private readonly outDir: string,
     private readonly generator: string,
     private readonly emit: EmitKind,
+    private readonly support: SupportKind,
     entries: ReadonlyMap<string, string>,
     /** The entries file as it was read, to tell whether another build has written since. */
     private readonly opened: string | undefined,
@@ -67,12 +70,12 @@ export class BuildCache {
    * flags). Anything but a real folder at `.jtc-cache`, or a regular file at its entries, is a
    * UsageError: the cache is never read or written through a link or from a FIFO or device.
    */
-  static open(outDir: string, generator: string, emit: EmitKind): BuildCache {
+  static open(outDir: string, generator: string, emit: EmitKind, support: SupportKind = 'inline'): BuildCache {
     const folder = join(outDir, folderName);
     const kind = entryAt(folder);
     if (kind !== undefined && kind !== 'folder') throw misplaced(folder, kind, 'the build cache folder');
     const opened = identityOf(outDir);
-    return new BuildCache(outDir, generator, emit, kind === undefined ? new Map() : readEntries(folder, generator), opened);
+    return new BuildCache(outDir, generator, emit, support, kind === undefined ? new Map() : readEntries(folder, generator), opened);
   }
 
   /**
@@ -95,7 +98,7 @@ export class BuildCache {
     const text = this.entries.get(key);
     if (text === undefined) return undefined;
     const entry = parseEntry(text);
-    if (!claimsHold(entry, file, this.emit)) return undefined;
+    if (!claimsHold(entry, file, this.emit, this.support)) return undefined;
     for (const cached of entry.files) {
       const stat = fileStat(join(this.outDir, cached.path));
       if (stat === undefined || stat.size !== cached.size || stat.mtimeMs !== cached.mtimeMs || stat.ino !== cached.ino) return undefined;
@@ -112,7 +115,8 @@ export class BuildCache {
       if (stat === undefined) return;
       files.push({ path: file.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
     }
-    const entry: CachedSource = compiled.contract === undefined ? { diagnostics: compiled.diagnostics, files } : { diagnostics: compiled.diagnostics, contract: compiled.contract, files };
+    const helpers = compiled.supportHelpers === undefined ? {} : { supportHelpers: compiled.supportHelpers };
+    const entry: CachedSource = compiled.contract === undefined ? { diagnostics: compiled.diagnostics, files } : { diagnostics: compiled.diagnostics, contract: compiled.contract, ...helpers, files };
     this.next.set(key, JSON.stringify(entry));
   }
 
@@ -196,16 +200,20 @@ function parseEntry(text: string): unknown {
  * Whether an entry claims only what its source could have produced: every diagnostic is about
  * that source, with a known code at that code's severity; a contract, named by a valid tool name,
  * comes exactly when no diagnostic is an error; and the files are exactly that contract's module
- * files. So even an entry forged with a valid seal can only make the build skip work: it cannot
- * delete a needed module, drop an erroneous contract without its error, or make the build throw.
+ * files; with shared support, a contract's entry names the helpers its module imports (known
+ * helpers, each once), and none else does. So even an entry forged with a valid seal can only make
+ * the build skip work or carry a helper no module needs: it cannot delete a needed module, drop an
+ * erroneous contract without its error, or make the build throw.
  */
-function claimsHold(value: unknown, file: string, emit: EmitKind): value is CachedSource {
+function claimsHold(value: unknown, file: string, emit: EmitKind, support: SupportKind): value is CachedSource {
   if (!isRecord(value) || !Array.isArray(value['diagnostics']) || !Array.isArray(value['files'])) return false;
   const diagnostics: unknown[] = value['diagnostics'];
   if (!diagnostics.every((d) => isDiagnosticOf(d, file))) return false;
   const failed = diagnostics.some((d) => (d as Diagnostic).severity === 'error');
   const contract = value['contract'];
   if (failed ? contract !== undefined : !isContractOf(contract, file)) return false;
+  const helpers = value['supportHelpers'];
+  if (support === 'shared' && !failed ? !isHelperList(helpers) : helpers !== undefined) return false;
   const expected = failed ? [] : modulePaths((contract as { name: string }).name, emit);
   const files: unknown[] = value['files'];
   return files.length === expected.length && files.every((f, i) => isRecord(f) && f['path'] === expected[i] && isNumber(f['size']) && isNumber(f['mtimeMs']) && isNumber(f['ino']));
@@ -224,6 +232,10 @@ function isContractOf(value: unknown, file: string): boolean {
   const name = value['name'];
   const position = value['namePosition'];
   return typeof name === 'string' && toolNameProblem(name) === undefined && isRecord(position) && isCount(position['line'], 1) && isCount(position['column'], 1) && isCount(position['offset'], 0);
+}
+
+function isHelperList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((name) => typeof name === 'string' && isHelperName(name)) && new Set(value).size === value.length;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

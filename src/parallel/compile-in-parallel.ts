@@ -18,7 +18,7 @@ export interface WorkerInput {
  */
 export async function compileInParallel(sources: readonly SourceText[], options: CompileOptions = {}, jobs = availableParallelism()): Promise<CompileResult & { readonly threads: number }> {
   const { compiled, threads } = await compileSourcesInParallel(sources, options, jobs);
-  return { ...assembleBuild(compiled, options.emit ?? 'ts', options.targets), threads };
+  return { ...assembleBuild(compiled, options), threads };
 }
 
 /** Each source compiled on its own (`compileSource`), on up to `jobs` threads, in the order of `sources`. */

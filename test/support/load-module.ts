@@ -72,7 +72,7 @@ function scalarRootModule(text: string, file: string, diagnostics: readonly Diag
   const schema = (key: string) => schemaNodeOf(member(key), exactNumbers);
   const name = member('name') as JsonStringNode;
   const description = (member('description') as JsonStringNode).value;
-  return emitModule({ file, name: name.value, namePosition: name.position, description, input: schema('input'), output: schema('output'), hash: sha256Hex(canonicalJson(root)), exactNumbers });
+  return emitModule({ file, name: name.value, namePosition: name.position, description, input: schema('input'), output: schema('output'), hash: sha256Hex(canonicalJson(root)), exactNumbers }).ts;
 }
 
 /** The checked IR of a schema that has no error, wherever it may stand (a root of any type included). */
