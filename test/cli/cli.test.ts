@@ -193,6 +193,49 @@ describe('jtc build and jtc check -o', () => {
     expect(run.stdout).toBe('true false\n');
   });
 
+  it('with --support shared writes one support module the modules import, checks it with check -o, and removes it once the build is inline again', () => {
+    const dir = scratch();
+    const shared = jtc(['build', 'contracts', '-o', 'js', '--emit', 'js', '--support', 'shared'], dir);
+    expect(shared.stdout).toContain('built 12 files into js: 12 written, 0 deleted, 0 unchanged');
+    expect(builtFiles(join(dir, 'js'))).toContain('jtc-support.mjs');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import { mathAdd } from ${JSON.stringify(join(dir, 'js/index.mjs'))}; console.log(mathAdd.input.is({ left: 1, right: 2 }), mathAdd.input.validate({ left: 1 }).issues[0].message)`], { encoding: 'utf8' });
+    expect(run.stdout).toBe('true missing required property "right"\n');
+    expect(jtc(['check', 'contracts', '-o', 'js', '--emit', 'js', '--support', 'shared'], dir)).toMatchObject({ code: 0 });
+    // Checked as an inline build, the folder is stale and the support module orphaned.
+    const inlineCheck = jtc(['check', 'contracts', '-o', 'js', '--emit', 'js'], dir);
+    expect(inlineCheck.code).toBe(1);
+    expect(inlineCheck.stdout).toContain('js/math.add.mjs: stale');
+    expect(inlineCheck.stdout).toContain('js/jtc-support.mjs: orphaned');
+    expect(inlineCheck.stdout).toContain('js/jtc-support.d.mts: orphaned');
+    // A hand edit of the support module is drift like any other.
+    writeFileSync(join(dir, 'js/jtc-support.mjs'), `${readFileSync(join(dir, 'js/jtc-support.mjs'), 'utf8')}// edited\n`);
+    expect(jtc(['check', 'contracts', '-o', 'js', '--emit', 'js', '--support', 'shared'], dir).stdout).toContain('js/jtc-support.mjs: stale');
+    const inline = jtc(['build', 'contracts', '-o', 'js', '--emit', 'js'], dir);
+    expect(inline.stdout).toContain('built 10 files into js: 8 written, 2 deleted, 2 unchanged');
+    expect(builtFiles(join(dir, 'js')).filter((name) => name.startsWith('jtc-support'))).toEqual([]);
+    expect(jtc(['check', 'contracts', '-o', 'js', '--emit', 'js'], dir)).toMatchObject({ code: 0 });
+    expect(jtc(['build', 'contracts', '-o', 'js', '--support', 'everything'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('Allowed choices are inline, shared') as unknown });
+  });
+
+  it('keeps the previous shared output whole when a contract has an error', () => {
+    const dir = scratch();
+    jtc(['build', 'contracts', '-o', 'generated', '--support', 'shared'], dir);
+    const before = snapshot(join(dir, 'generated'));
+    expect(Object.keys(before)).toContain('jtc-support.ts');
+    cpSync('fixtures/invalid/JTC104-pattern.contract.json', join(dir, 'contracts/bad.contract.json'));
+    const failed = jtc(['build', 'contracts', '-o', 'generated'], dir);
+    expect(failed.stdout).toContain('build failed: no file was written');
+    expect(snapshot(join(dir, 'generated'))).toEqual(before);
+  });
+
+  it('refuses a tool named jtc-support, whose module would be the support module', () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'contracts/support.contract.json'), '{"name": "JTC-Support", "description": "D.", "input": {"type": "object"}, "output": {}}');
+    const { code, stdout } = jtc(['check', 'contracts'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toContain("would be written to the support module's file (jtc-support.ts");
+  });
+
   it('refuses an output folder that holds contracts', () => {
     const dir = scratch();
     const { code, stderr } = jtc(['build', 'contracts', '-o', 'contracts'], dir);

@@ -53,6 +53,17 @@ describe('jtc.config.json', () => {
     expect(warningsOf([])).toBe(6);
   });
 
+  it('sets support, unless --support says otherwise', () => {
+    const repo = project({ contracts: ['contracts'], out: 'out', support: 'shared' });
+    expect(jtc(['build'], repo).code).toBe(0);
+    expect(built(join(repo, 'out'))).toContain('jtc-support.ts');
+    expect(jtc(['check'], repo).code).toBe(0);
+    expect(jtc(['build', '--support', 'inline'], repo).stdout).toContain('1 deleted');
+    expect(built(join(repo, 'out'))).not.toContain('jtc-support.ts');
+    const wrong = project({ support: 'all' });
+    expect(jtc(['check', 'contracts'], wrong)).toMatchObject({ code: 2, stderr: expect.stringContaining('expected one of inline, shared, found "all"') as unknown });
+  });
+
   it('keeps every digit with exactNumbers, unless --no-exact-numbers', () => {
     const repo = project({ exactNumbers: true });
     writeFileSync(join(repo, 'contracts/big.contract.json'), '{"name": "big.bound", "description": "Huge bound.", "input": {"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}, "output": {}}');

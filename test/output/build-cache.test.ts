@@ -33,7 +33,8 @@ type Edit =
   | { kind: 'hand-edit-module'; pick: number }
   | { kind: 'touch-module'; pick: number }
   | { kind: 'corrupt-cache'; text: string }
-  | { kind: 'exact'; on: boolean };
+  | { kind: 'exact'; on: boolean }
+  | { kind: 'support'; shared: boolean };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('describe' as const), pick: fc.nat(), text: fc.string({ minLength: 1, maxLength: 8 }) }),
@@ -45,6 +46,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('touch-module' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('corrupt-cache' as const), text: fc.constantFrom('', '{', '{"format":"json-tool-contracts build cache 1","generator":"x","entries":{}}', 'null', '[]') }),
   fc.record({ kind: fc.constant('exact' as const), on: fc.boolean() }),
+  fc.record({ kind: fc.constant('support' as const), shared: fc.boolean() }),
 );
 
 /** A contract file's JSON, or undefined for one an earlier edit broke. */
@@ -56,7 +58,7 @@ function parsed(path: string): Record<string, unknown> | undefined {
   }
 }
 
-function apply(step: Edit, dir: string, out: string, state: { exact: boolean }): void {
+function apply(step: Edit, dir: string, out: string, state: BuildState): void {
   const contracts = readdirSync(join(dir, 'contracts'))
     .filter((name) => name.endsWith('.contract.json'))
     .sort();
@@ -95,25 +97,34 @@ function apply(step: Edit, dir: string, out: string, state: { exact: boolean }):
     case 'exact':
       state.exact = step.on;
       return;
+    case 'support':
+      state.support = step.shared ? 'shared' : 'inline';
+      return;
   }
 }
 
+/** The flags of the next build, which edits change. */
+interface BuildState {
+  exact: boolean;
+  support: 'inline' | 'shared';
+}
+
 describe('incremental builds (property)', () => {
-  it('give the same bytes and the same report as a clean build, after any sequence of edits', async () => {
+  it('give the same bytes and the same report as a clean build, after any sequence of edits (flags and the support layout included)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 8 }), async (edits) => {
         const dir = mkdtempSync(join(tmpdir(), 'jtc-cache-'));
         cpSync('fixtures/valid', join(dir, 'contracts'), { recursive: true });
         cpSync('fixtures/corpus', join(dir, 'contracts'), { recursive: true, filter: (src) => src.endsWith('corpus') || src.endsWith('.contract.json') });
         const out = join(dir, 'out');
-        const state = { exact: false };
+        const state: BuildState = { exact: false, support: 'inline' };
         expect(await runBuild([join(dir, 'contracts')], { ...options, out, exactNumbers: false }, quiet)).toBe(0);
         for (const [index, step] of edits.entries()) {
           apply(step, dir, out, state);
           const reports: string[][] = [[], []];
-          const incremental = await runBuild([join(dir, 'contracts')], { ...options, out, exactNumbers: state.exact }, (text) => reports[0]!.push(text));
+          const incremental = await runBuild([join(dir, 'contracts')], { ...options, out, exactNumbers: state.exact, support: state.support }, (text) => reports[0]!.push(text));
           const cleanOut = join(dir, `clean-${index}`);
-          const clean = await runBuild([join(dir, 'contracts')], { ...options, out: cleanOut, exactNumbers: state.exact, cache: false }, (text) => reports[1]!.push(text));
+          const clean = await runBuild([join(dir, 'contracts')], { ...options, out: cleanOut, exactNumbers: state.exact, support: state.support, cache: false }, (text) => reports[1]!.push(text));
           expect({ step, code: incremental }).toEqual({ step, code: clean });
           expect(
             reports[0]!
@@ -131,6 +142,22 @@ describe('incremental builds (property)', () => {
       }),
       { numRuns: 12 },
     );
+  });
+
+  it('with shared support, assemble from the modules they did not compile the support module a clean build writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jtc-cache-'));
+    cpSync('fixtures/corpus', join(dir, 'contracts'), { recursive: true, filter: (src) => src.endsWith('corpus') || src.endsWith('.contract.json') });
+    const out = join(dir, 'out');
+    const build = (target: string, cache: boolean) => runBuild([join(dir, 'contracts')], { ...options, out: target, exactNumbers: false, support: 'shared', cache }, quiet);
+    expect(await build(out, true)).toBe(0);
+    // One contract changes; the others' modules come from the cache, and so must what they need of the support module.
+    const path = join(dir, 'contracts', 'fs.write_file.contract.json');
+    writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), description: 'Changed.' }));
+    const reports: string[] = [];
+    expect(await runBuild([join(dir, 'contracts')], { ...options, out, exactNumbers: false, support: 'shared' }, (text) => reports.push(text))).toBe(0);
+    expect(reports.join('')).toMatch(/1 written, 0 deleted, 21 unchanged/);
+    expect(await build(join(dir, 'clean'), false)).toBe(0);
+    expect(snapshot(out)).toEqual(snapshot(join(dir, 'clean')));
   });
 
   it('rewrite nothing and keep their cache, which git ignores, when nothing changed', async () => {
