@@ -23,8 +23,8 @@ function writeBuild(files: readonly GeneratedFile[]): string {
   return dir;
 }
 
-/** A schema as text, each JsonNumber (a frozen object of the module that made it) as its decimal. */
-const comparable = (schema: unknown): string => JSON.stringify(schema, (_key, value: unknown) => (typeof value === 'object' && value !== null && 'decimal' in value ? `JsonNumber ${String(value.decimal)}` : value));
+/** A schema or a result as text, each JsonNumber (a frozen object of the module that made it) as its decimal, each bigint as its digits. */
+const comparable = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? `${item}n` : typeof item === 'object' && item !== null && 'decimal' in item ? `JsonNumber ${String(item.decimal)}` : item));
 
 const load = async (dir: string, file: string): Promise<LoadedContract> => ((await import(pathToFileURL(join(dir, file)).href)) as { contract: LoadedContract }).contract;
 
@@ -58,7 +58,7 @@ const lookalikes: SourceText = {
 /** Numbers no double holds: exact mode keeps them (JsonNumber literals, the schema shown to hosts), default mode rounds them. */
 const preciseNumbers: SourceText = {
   file: 'precise.contract.json',
-  text: JSON.stringify({ name: 'precise.numbers', description: 'Bounds past f64.', input: { type: 'object', properties: { n: { type: 'number', maximum: 0.30000000000000000001 }, id: { enum: [1, 2] } } }, output: {} }).replace('0.3', '0.30000000000000000001'),
+  text: '{"name": "precise.numbers", "description": "Bounds past f64.", "input": {"type": "object", "properties": {"n": {"type": "number", "maximum": 0.30000000000000000001}, "id": {"enum": [1, 12345678901234567890123]}}}, "output": {}}',
 };
 
 /** Samples of the two contracts above, which have no samples file. */
@@ -145,7 +145,7 @@ describe('--support shared', () => {
       for (const side of ['input', 'output'] as const) {
         for (const sample of [...samples[side].valid, ...samples[side].invalid]) {
           expect(shared[side].is(sample)).toBe(inline[side].is(sample));
-          expect(shared[side].validate(sample)).toEqual(inline[side].validate(sample));
+          expect(comparable(shared[side].validate(sample))).toBe(comparable(inline[side].validate(sample)));
           judged++;
         }
         for (const sample of samples[side].invalid) expect(shared[side].is(sample)).toBe(false);
