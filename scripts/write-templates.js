@@ -54,7 +54,7 @@ export function renderTemplates() {
   const support = readFileSync(new URL('support.ts.tpl', folder), 'utf8');
   return {
     'module.js.tpl': javaScriptOf(module),
-    'module.d.ts.tpl': `{{header}}\n\n{{imports}}\n\n{{types}}\n\n{{supportTypes}}\n\n${declarationsOf(module)}\n`,
+    'module.d.ts.tpl': `{{header}}\n\n{{imports}}\n\n{{types}}\n\n{{supportHead}}\n\n${declarationsOf(module)}\n`,
     'support.js.tpl': javaScriptOf(support),
     'support.d.ts.tpl': supportDeclarations(support),
   };

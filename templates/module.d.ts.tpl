@@ -4,7 +4,7 @@
 
 {{types}}
 
-{{supportTypes}}
+{{supportHead}}
 
 export declare const contract: ToolContract<{{inputType}}, {{outputType}}, {{name}}>;
 

@@ -81,10 +81,10 @@ export function emitModule(contract: ContractIR, emit: 'ts' | 'js' = 'ts', suppo
       const parts = templates[language];
       const carried = inlineSupport(language, common.maxIssues);
       const helperSection = language === 'dts' ? {} : { helpers: [supportNote, ...helperCode(helpers, exact, language)].join('\n\n') };
-      return fillTemplate(parts, { ...values, supportHead: carried.head, supportTail: carried.tail, supportTypes: carried.head, ...helperSection });
+      return fillTemplate(parts, { ...values, supportHead: carried.head, supportTail: carried.tail, ...helperSection });
     }
     const parts = sharedTemplates[language];
-    const own = { ...values, supportHead: '', supportTail: '', supportTypes: '', helpers: '' };
+    const own = { ...values, supportHead: '', supportTail: '', helpers: '' };
     return fillTemplate(parts, { ...own, imports: supportImports(fillTemplate(parts, own), language, helpers, exact) });
   };
   if (emit === 'ts') return { ts: render('ts', { ...common, hoisted: hoisted.text, validators: validators.functionsText('ts') }), helpers };

@@ -70,7 +70,7 @@ function publicDeclarations(text: string): string {
 
 /**
  * The support code a module carries inline, before its helpers and after its validators; for
- * declarations, the public types alone (the rest is private to the module).
+ * declarations, the public types alone, all before (the rest is private to the module).
  */
 export function inlineSupport(language: Language, maxIssues: string): { readonly head: string; readonly tail: string } {
   const { head, tail } = templates[language];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /** A template cut once at its placeholders: static text at even indices, names at odd ones. */
 export type TemplateParts = readonly string[];
 
-/** A file of `templates/`, cut at its placeholders. */
+/** The text of a file of `templates/`. */
 export function readTemplate(file: string): string {
   return readFileSync(new URL(`../../templates/${file}`, import.meta.url), 'utf8');
 }

@@ -87,13 +87,14 @@ describe('the command line', () => {
     expect(overview.stdout).toMatch(/^ {2}check \[options\] \[inputs\.\.\.\] +check contracts/m);
     expect(overview.stdout).toMatch(/^ {2}diff \[options\] \[inputs\.\.\.\] +compare two versions/m);
     expect(overview.stdout).not.toContain('--watch');
-    expect(flagsIn(jtc(['build', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-cache', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--target', '--verbose', '--watch']);
-    expect(flagsIn(jtc(['check', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--target', '--verbose']);
+    expect(flagsIn(jtc(['build', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-cache', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--support', '--target', '--verbose', '--watch']);
+    expect(flagsIn(jtc(['check', '--help']).stdout)).toEqual(['--emit', '--exact-numbers', '--format', '--help', '--jobs', '--no-exact-numbers', '--no-strict', '--out', '--strict', '--support', '--target', '--verbose']);
     expect(flagsIn(jtc(['diff', '--help']).stdout)).toEqual(['--base', '--exact-numbers', '--format', '--help', '--no-exact-numbers', '--verbose']);
     expect(flagsIn(jtc(['lsp', '--help']).stdout)).toEqual(['--help', '--stdio']);
     expect(jtc(['lsp'])).toEqual({ code: 2, stdout: '', stderr: 'jtc: lsp: the server speaks over standard input and output: jtc lsp --stdio\n' });
     expect(jtc(['build', '--help']).stdout).toMatch(/^Usage: jtc build \[options\] \[inputs\.\.\.\]\n/);
     expect(jtc(['build', '--help']).stdout).toMatch(/\(choices:\s+"ts",\s+"js",\s+default:\s+"ts"\)/);
+    expect(jtc(['build', '--help']).stdout).toMatch(/\(choices:\s+"inline",\s+"shared",\s+default:\s+"inline"\)/);
   });
 
   it('shows the same help for help <command> and <command> --help, and -h', () => {

@@ -76,7 +76,7 @@ describe('jtc.config.json', () => {
     expect(jtc(['build'], join(repo, 'docs'))).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'jtc: ../jtc.config.json:4:11 - error: expected one of ts, js, found "mjs" at /emit\njtc: ../jtc.config.json:5:3 - error: unknown field "output" at /output (the fields are $schema, contracts, out, emit, exactNumbers, strict, targets)\n',
+      stderr: 'jtc: ../jtc.config.json:4:11 - error: expected one of ts, js, found "mjs" at /emit\njtc: ../jtc.config.json:5:3 - error: unknown field "output" at /output (the fields are $schema, contracts, out, emit, support, exactNumbers, strict, targets)\n',
     });
     expect(existsSync(join(repo, 'out'))).toBe(false);
     expect(jtc(['check', 'contracts'], repo)).toMatchObject({ code: 2, stdout: '' });

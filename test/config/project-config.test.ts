@@ -79,14 +79,14 @@ describe('findProjectConfigsBelow', () => {
 
 describe('readProjectConfig', () => {
   it('gives every field, paths resolved against the file, defaults where the file is silent', () => {
-    const text = JSON.stringify({ $schema: './schema.json', contracts: ['contracts', '../shared/a.contract.json'], out: 'gen', emit: 'js', exactNumbers: true, strict: true, targets: ['openai', 'gemini', 'openai'] });
+    const text = JSON.stringify({ $schema: './schema.json', contracts: ['contracts', '../shared/a.contract.json'], out: 'gen', emit: 'js', support: 'shared', exactNumbers: true, strict: true, targets: ['openai', 'gemini', 'openai'] });
     expect(readProjectConfig('/repo/tools/jtc.config.json', text)).toEqual({
       file: '/repo/tools/jtc.config.json',
-      options: { contracts: ['/repo/tools/contracts', '/repo/shared/a.contract.json'], out: '/repo/tools/gen', emit: 'js', exactNumbers: true, strict: true, targets: ['openai', 'gemini'] },
+      options: { contracts: ['/repo/tools/contracts', '/repo/shared/a.contract.json'], out: '/repo/tools/gen', emit: 'js', support: 'shared', exactNumbers: true, strict: true, targets: ['openai', 'gemini'] },
       problems: [],
     });
     expect(readProjectConfig('/repo/jtc.config.json', '{}')).toEqual({ file: '/repo/jtc.config.json', options: defaultProjectOptions, problems: [] });
-    expect(defaultProjectOptions).toEqual({ emit: 'ts', exactNumbers: false, strict: false, targets: [] });
+    expect(defaultProjectOptions).toEqual({ emit: 'ts', support: 'inline', exactNumbers: false, strict: false, targets: [] });
   });
 
   it('reports every problem with its line, column and pointer, in file order, and keeps what was right', () => {
@@ -106,7 +106,7 @@ describe('readProjectConfig', () => {
       { at: '10:16', pointer: '', message: 'trailing comma before "}"' },
     ]);
     expect(options).toEqual({ ...defaultProjectOptions, exactNumbers: true });
-    expect(formatConfigProblem(problems[3]!, 'jtc.config.json')).toBe('jtc.config.json:4:3 - error: unknown field "outt" at /outt (the fields are $schema, contracts, out, emit, exactNumbers, strict, targets)');
+    expect(formatConfigProblem(problems[3]!, 'jtc.config.json')).toBe('jtc.config.json:4:3 - error: unknown field "outt" at /outt (the fields are $schema, contracts, out, emit, support, exactNumbers, strict, targets)');
   });
 
   it('with contractsMustExist (the language server), reports a contracts path that does not exist where it is written', () => {
