@@ -97,31 +97,39 @@ function sseFrame(message: unknown, write: JsonWriter = JSON.stringify): string 
 /**
  * A response that stays a single JSON body unless the call sends something before its result,
  * which upgrades it to an event stream of that request (notifications, and for 2025-11-25 the
- * handler's requests to the client), ended by the result.
+ * handler's requests to the client), ended by the result. A client that cancels the stream (a
+ * Web-standard host cancels the body when its client goes away) is gone: `cancelled` is told once,
+ * and nothing more is written to the stream.
  */
-function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>, write: JsonWriter): Promise<Response> {
+function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>, write: JsonWriter, cancelled: () => void): Promise<Response> {
   return new Promise((resolve) => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    let upgraded = false;
+    // Until the result closes it or the client cancels it.
+    let open = true;
     const encoder = new TextEncoder();
-    const early: unknown[] = [];
     const send = (message: unknown) => {
-      if (controller !== undefined) controller.enqueue(encoder.encode(sseFrame(message)));
-      else early.push(message);
-      if (upgraded) return;
-      upgraded = true;
+      if (controller !== undefined) {
+        if (open) controller.enqueue(encoder.encode(sseFrame(message)));
+        return;
+      }
       const body = new ReadableStream<Uint8Array>({
         start(opened) {
           controller = opened;
-          for (const message of early.splice(0)) opened.enqueue(encoder.encode(sseFrame(message)));
+          opened.enqueue(encoder.encode(sseFrame(message)));
+        },
+        cancel() {
+          open = false;
+          cancelled();
         },
       });
       resolve(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers } }));
     };
     const end = (message: Record<string, unknown>, plain: () => Response) => {
-      if (!upgraded) return resolve(plain());
-      controller?.enqueue(encoder.encode(sseFrame(message, write)));
-      controller?.close();
+      if (controller === undefined) return resolve(plain());
+      if (!open) return;
+      open = false;
+      controller.enqueue(encoder.encode(sseFrame(message, write)));
+      controller.close();
     };
     void run(send).then(
       (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers, write)),
@@ -292,6 +300,8 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
       },
       headers,
       writerFor(isExactCall(params)),
+      // A client that left its call's stream has left the call, as one whose connection closed (mcpNodeListener) has.
+      () => abort.abort(),
     );
   }
 

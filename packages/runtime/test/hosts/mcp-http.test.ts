@@ -2,7 +2,8 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { serve as serveOnHono } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpLog, mcpProgress, type McpLoggingLevel } from '../../src/hosts/mcp.js';
@@ -294,5 +295,104 @@ describe('mcpNodeListener serves the handler on plain node:http', () => {
     await v1.close();
     await v2.close();
     handler.close();
+  });
+});
+
+/** The first frame of an event stream has arrived when the handler's log message has. */
+async function firstFrame(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  const { value } = await reader.read();
+  return new TextDecoder().decode(value);
+}
+
+/** A 2025-11-25 session begun by hand: its id. */
+async function initialized(fetcher: (request: Request) => Promise<Response>, url: string): Promise<string> {
+  const response = await fetcher(
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'by-hand', version: '1' } } }),
+    }),
+  );
+  await response.body?.cancel();
+  return response.headers.get('mcp-session-id')!;
+}
+
+/** A tools/call of a tool that logs before it ends, so that its answer becomes an event stream; at each revision. */
+function streamedCallRequest(url: string, revision: '2025-11-25' | '2026-07-28', sessionId?: string): Request {
+  const params = { name: 'text.linger', arguments: { text: 'x' } };
+  if (revision === '2025-11-25') {
+    return new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId! }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params }) });
+  }
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/logLevel': 'info' };
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'text.linger' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...params, _meta: meta } }),
+  });
+}
+
+/** A runtime with one tool that logs, then stays until its call is cancelled and logs again on its way out. */
+function lingering(): CapabilityRuntime {
+  const runtime = new CapabilityRuntime();
+  runtime.registerTypedJsonTool(
+    ToolPolicy.json('text.linger'),
+    textTool('text.linger', 'Logs, then waits for its cancellation.') as never,
+    (async (_: unknown, request: { signal: AbortSignal }) => {
+      await mcpLog(request as never, 'info', 'started');
+      await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+      await mcpLog(request as never, 'info', 'leaving');
+      return { text: 'late' };
+    }) as never,
+  );
+  return runtime;
+}
+
+describe('a client that leaves a call whose answer became an event stream (the host cancels the body)', () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  beforeAll(() => void process.on('unhandledRejection', onUnhandled));
+  afterAll(() => void process.off('unhandledRejection', onUnhandled));
+
+  /** The call is cancelled, and once it has ended nothing was left rejected in the process. */
+  async function leftCleanly(runtime: CapabilityRuntime): Promise<void> {
+    await expect.poll(() => runtime.records().at(-1)?.outcome, { timeout: 10_000 }).toBe('cancelled');
+    // The stream's end runs in the turn after the record: give the process a few turns to report a rejection.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+  }
+
+  it.each(['2025-11-25', '2026-07-28'] as const)('in process, response.body.getReader().cancel() at %s: the call is cancelled and the process lives', async (revision) => {
+    const runtime = lingering();
+    const handler = mcpHttpHandler(runtime, options);
+    const fetcher = (request: Request) => handler.fetch(request);
+    const sessionId = revision === '2025-11-25' ? await initialized(fetcher, 'http://127.0.0.1/mcp') : undefined;
+    const response = await handler.fetch(streamedCallRequest('http://127.0.0.1/mcp', revision, sessionId));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    expect(await firstFrame(reader)).toContain('started');
+    await reader.cancel();
+    await leftCleanly(runtime);
+    handler.close();
+  });
+
+  it.each(['2025-11-25', '2026-07-28'] as const)("on Hono's node server (@hono/node-server), a client that closes its connection at %s: the call is cancelled and the process lives", async (revision) => {
+    const runtime = lingering();
+    const handler = mcpHttpHandler(runtime, options);
+    const server = await new Promise<ReturnType<typeof serveOnHono>>((resolve) => {
+      const started = serveOnHono({ fetch: handler.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+    });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+      const sessionId = revision === '2025-11-25' ? await initialized((request) => fetch(request), url) : undefined;
+      const leave = new AbortController();
+      const response = await fetch(streamedCallRequest(url, revision, sessionId), { signal: leave.signal });
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      expect(await firstFrame(response.body!.getReader())).toContain('started');
+      leave.abort();
+      await leftCleanly(runtime);
+    } finally {
+      handler.close();
+      server.close();
+    }
   });
 });
