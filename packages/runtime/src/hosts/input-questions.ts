@@ -94,6 +94,7 @@ export interface McpRoot {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`);
 const declared = (capabilities: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> | undefined => (isRecord(capabilities[name]) ? capabilities[name] : undefined);
 
 export function elicitQuestion<T>(params: McpElicitFormParams<T> | McpElicitUrlParams): Question<McpElicitAnswer<T | undefined>> {
@@ -126,6 +127,8 @@ export function elicitQuestion<T>(params: McpElicitFormParams<T> | McpElicitUrlP
     read: async (answer) =>
       readElicitation(answer, async (content) => {
         if (content === undefined) return invalid('the client accepted the elicitation without content');
+        // A form's answer is an object of its fields, whatever the validator would let through.
+        if (!isRecord(content)) return invalid(`the accepted content is ${kindOf(content)}, not an object of the form's fields`, [{ path: [], message: 'must be an object' }]);
         return validateAnswer(validator, content, 'the accepted content');
       }),
   };

@@ -75,8 +75,29 @@ describe('a handler asks, the round ends input_required, the retry re-enters it 
     expect(await answered({ action: 'cancel' })).toContain('cancelled');
     expect(await answered({ action: 'accept', content: { name: '' } })).toContain('invalid: the accepted content does not pass its validator: /name: ');
     expect(await answered({ action: 'accept', content: { name: 'Ada', admin: true } })).toContain('invalid: the accepted content does not pass its validator');
-    for (const content of [null, ['Ada'], 'Ada', 7]) expect(await answered({ action: 'accept', content })).toContain('invalid: the accepted content does not pass its validator');
+    for (const content of [null, ['Ada'], 'Ada', 7]) expect(await answered({ action: 'accept', content })).toContain(`invalid: the accepted content is ${content === null ? 'null' : Array.isArray(content) ? 'an array' : `a ${typeof content}`}, not an object`);
     expect(await answered({ action: 'accept' })).toContain('invalid: the client accepted the elicitation without content');
+  });
+
+  it.each([
+    ['a generated validator of the empty schema', compileSchema('{}') as unknown as McpAnswerValidator<unknown>],
+    ['z.unknown()', z.unknown()],
+  ])('content that is no object is invalid at both revisions even when the validator (%s) lets anything through', async (_, anything) => {
+    const asking: Handler = async (_input, request) => {
+      const answer = await mcpElicit(request, { key: 'anything', message: 'Anything?', requestedSchema: { type: 'object', properties: {} }, validator: anything });
+      return { text: answer.status === 'invalid' ? `invalid ${JSON.stringify(answer.issues)}` : `${answer.status} ${JSON.stringify('value' in answer ? answer.value : null)}` };
+    };
+    const { call, mcp } = serve(asking);
+    const state = inputRequired(await call({})).requestState;
+    for (const content of [null, ['a'], 'a', 42]) {
+      const modernAnswer = textOf(await call({ inputResponses: { anything: { action: 'accept', content } }, requestState: state }));
+      // 2025-11-25: the same question sent to the client mid-call (SDK v1's extra), answered at once.
+      const legacyExtra = { requestId: 1, sendNotification: async () => {}, sendRequest: async () => ({ action: 'accept', content }) };
+      const legacyAnswer = textOf(await mcp.callTool({ name: 'people.greet', arguments: {} }, legacyExtra));
+      for (const answer of [modernAnswer, legacyAnswer]) expect(answer).toContain('invalid [{\\"path\\":[],\\"message\\":\\"must be an object\\"}]');
+    }
+    // An object is what the validator judges, and this one takes any.
+    expect(textOf(await call({ inputResponses: { anything: { action: 'accept', content: { any: 1 } } }, requestState: state }))).toContain('accepted {\\"any\\":1}');
   });
 
   it('a Standard Schema (zod) types and checks an answer as a generated validator does', async () => {
