@@ -3,7 +3,7 @@ import type { ContractValidator, PathSegment } from '../contract.js';
 import { ToolError } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
-import type { OpenResult, RequestStateBinding, RequestStateSeal } from './request-state.js';
+import { maxStateLength, type OpenResult, type RequestStateBinding, type RequestStateSeal } from './request-state.js';
 
 /**
  * A handler asks the client for input (elicitation, sampling, roots) with one call that works on
@@ -371,6 +371,12 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
   }
   if (result.ok || result.error.code !== 'suspended' || inputRound.asked.size === 0) return { result };
   const sealed = await options.seal.seal(binding, round, Object.fromEntries(inputRound.used));
+  if (sealed.length > maxStateLength) {
+    // A state no retry could bring back is never handed out: the answers that swelled it are refused now, with the call.
+    const message = `the answers this call carries into its next round make a requestState of ${sealed.length} characters, more than the ${maxStateLength} a retry may bring back: answer with less`;
+    await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });
+    throw new McpRequestError(invalidParamsCode, `inputResponses too large: ${message}`, { reason: 'input_responses_too_large', maxRequestStateLength: maxStateLength });
+  }
   return { inputRequired: { inputRequests: Object.fromEntries(inputRound.asked), requestState: sealed } };
 }
 

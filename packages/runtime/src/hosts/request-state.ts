@@ -52,8 +52,8 @@ export interface RequestStateSeal {
 }
 
 const defaultTtlMs = 600_000;
-/** A state longer than this is refused before any work: the answers of a few rounds fit many times over. */
-const maxStateLength = 1_048_576;
+/** A state longer than this is refused before any work: the answers of a few rounds fit many times over. No longer one is minted (input-rounds.ts). */
+export const maxStateLength = 1_048_576;
 const format = 'jtc1';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

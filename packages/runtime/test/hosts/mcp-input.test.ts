@@ -300,6 +300,26 @@ describe('the input contract rules every round; the sealed state binds the call'
     expect(textOf(await serve(askName).call({ arguments: { title: 'Dr. ' }, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: state }))).toContain('Hello, Dr. Ada!');
   });
 
+  it('answers too large for the requestState of the next round are refused when they come, with the call; a large answer that fits round-trips', async () => {
+    const askTwice: Handler = async (_input, request) => {
+      const first = await mcpElicit(request, { key: 'first', message: 'First?', requestedSchema: nameSchema, validator: z.object({ name: z.string() }) });
+      const second = await mcpElicit(request, { key: 'second', message: 'Second?', requestedSchema: nameSchema, validator: z.object({ name: z.string() }) });
+      return { text: first.status === 'accepted' && second.status === 'accepted' ? `${first.value.name.length} ${second.value.name}` : `${first.status} ${second.status}` };
+    };
+    const { call, records, runtime } = serve(askTwice, {}, 3);
+    const state = inputRequired(await call({})).requestState;
+    const answering = (name: string) => ({ inputResponses: { first: { action: 'accept', content: { name } } }, requestState: state });
+    // 1.5 MB would seal into a state of about 2 MB, which the 1 MiB limit on a retry's state refuses.
+    await expect(call(answering('x'.repeat(1_500_000)))).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('more than the 1048576 a retry may bring back') as unknown, data: { reason: 'input_responses_too_large', maxRequestStateLength: 1_048_576 } });
+    expect(records.map((record) => [record.outcome, record.errorCode])).toEqual([['denied', 'denied']]);
+    expect(runtime.remainingCalls('people.greet')).toBe(3);
+    // 600 KB seals into a state under the limit, and the retry that brings it back is taken.
+    const fits = inputRequired(await serve(askTwice).call(answering('x'.repeat(600_000))));
+    expect(fits.requestState.length).toBeLessThanOrEqual(1_048_576);
+    const last = { inputResponses: { second: { action: 'accept', content: { name: 'Ada' } } }, requestState: fits.requestState };
+    expect(textOf(await serve(askTwice).call(last))).toContain('600000 Ada');
+  });
+
   it('inputResponses that are no object are a JSON-RPC error; a state for an unknown tool is answered as an unknown tool', async () => {
     const { call, mcp } = serve(askName);
     for (const inputResponses of [null, [], 'yes']) await expect(call({ inputResponses })).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_input_responses' } });
