@@ -1,7 +1,7 @@
 import { copyContent, type AudioBlock, type ContentBlock, type ImageBlock, type TextBlock } from '../content.js';
 import type { PathSegment } from '../contract.js';
 import { defaultEnvelopeLimits } from '../envelope.js';
-import { invalid, validateAnswer, type McpAnswer, type McpAnswerIssue, type McpAnswerValidator, type McpElicitAnswer, type Question } from './input-rounds.js';
+import { invalid, kindOf, validateAnswer, type McpAnswer, type McpAnswerIssue, type McpAnswerValidator, type McpElicitAnswer, type Question } from './input-rounds.js';
 
 /**
  * The three questions a tool can put to the client, each with the capability answering needs and
@@ -94,7 +94,6 @@ export interface McpRoot {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`);
 const declared = (capabilities: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> | undefined => (isRecord(capabilities[name]) ? capabilities[name] : undefined);
 
 export function elicitQuestion<T>(params: McpElicitFormParams<T> | McpElicitUrlParams): Question<McpElicitAnswer<T | undefined>> {

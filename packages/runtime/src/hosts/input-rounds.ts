@@ -133,6 +133,9 @@ export interface InputChannel {
   sendRequest(request: { method: string; params?: Record<string, unknown> }): Promise<unknown>;
 }
 
+/** What kind of value a value is, for a message about one of the wrong kind: `null`, `an array`, `a string`, … */
+export const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+
 export const unavailable = (message: string): McpAnswerUnavailable => ({ status: 'unavailable', message });
 export const invalid = (message: string, issues: readonly McpAnswerIssue[] = []): McpAnswerInvalid => ({ status: 'invalid', message, issues });
 
@@ -331,7 +334,7 @@ export interface Escalation<T> {
 export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: string, args: unknown, retry: RetryParams, options: InputRoundsOptions, context: (round: InputRound | undefined) => unknown, signal: AbortSignal | undefined, escalation?: Escalation<T>): Promise<RoundResult<T>> {
   const { inputResponses, requestState } = retry;
   if (inputResponses !== undefined && !isObjectRecord(inputResponses)) {
-    throw new McpRequestError(invalidParamsCode, `inputResponses must be an object of answers by key, got ${describeAnswer(inputResponses)}`, { reason: 'invalid_input_responses' });
+    throw new McpRequestError(invalidParamsCode, `inputResponses must be an object of answers by key, got ${kindOf(inputResponses)}`, { reason: 'invalid_input_responses' });
   }
   const binding = { tool: name, arguments: args };
   let round = 1;

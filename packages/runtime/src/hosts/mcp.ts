@@ -2,9 +2,10 @@ import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '.
 import type { ContentBlock } from '../content.js';
 import { describeNames } from '../errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
+import { isObjectRecord } from '../support/is-object-record.js';
 import { cacheHint, metaKeys, modernLogRoute, requestRevision, sendUnsent, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
-import { ask, callInRounds, invalidParamsCode, McpRequestError, McpRequestRefusal, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
+import { ask, callInRounds, invalidParamsCode, kindOf, McpRequestError, McpRequestRefusal, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
 import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTasksOptions } from './mcp-tasks.js';
 import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
@@ -372,7 +373,10 @@ function retryParams(params: McpCallToolParams | undefined, extra: unknown): Ret
 
 /** The `inputResponses` SDK v2 lifted out of a request's params into `ctx.mcpReq`. */
 function liftedInputResponses(extra: unknown): unknown {
-  return isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq']['inputResponses'] : undefined;
+  const v2 = isObject(extra) && isObject(extra['mcpReq']) ? extra['mcpReq'] : undefined;
+  const dropped = v2?.['droppedInputResponseKeys'];
+  const notAnObject = Array.isArray(dropped) ? dropped.find((key): key is string => typeof key === 'string' && key.startsWith(notAnObjectKey)) : undefined;
+  return notAnObject === undefined ? v2?.['inputResponses'] : ofKind[notAnObject.slice(notAnObjectKey.length)];
 }
 
 /** The client capabilities a 2026-07-28 request declares in its `_meta` envelope (SDK v2 lifts it into `ctx.mcpReq.envelope`). */
@@ -563,6 +567,7 @@ function sdkToolRequestHandlers<S extends SdkServer>(target: S | SdkMcpServer<S>
 export function serveToolsOnMcpServer(target: McpServerV2 | SdkMcpServer<McpServerV2>, runtime: CapabilityRuntime, options: McpToolHandlersOptions = {}): McpToolHandlers {
   const mcp = mcpToolHandlers(runtime, options);
   const { server, list, call } = toolRequestHandlers(target, mcp);
+  keepMalformedInputResponses(server);
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', list);
   server.setRequestHandler('tools/call', call);
@@ -576,6 +581,29 @@ export function serveToolsOnMcpServer(target: McpServerV2 | SdkMcpServer<McpServ
   }
   return mcp;
 }
+
+/**
+ * Where a request's `inputResponses` that are no object go through SDK v2: the SDK makes them `{}`
+ * before any handler sees them, so a malformed retry would be asked its questions again where
+ * `mcpHttpHandler` answers -32602. The server's request intake (`_onrequest`, the same in every 2.x
+ * so far) hands the SDK, in their place, one entry under this key and their kind, which the SDK
+ * drops as no answer and names in `ctx.mcpReq.droppedInputResponseKeys`, where `liftedInputResponses` reads it.
+ */
+const notAnObjectKey = 'json-tool-contracts/inputResponses-not-an-object:';
+
+function keepMalformedInputResponses(server: object): void {
+  const intake = server as { _onrequest?: (request: unknown, extra: unknown) => unknown };
+  const original = intake._onrequest;
+  if (typeof original !== 'function') return;
+  intake._onrequest = function (this: unknown, request: unknown, extra: unknown) {
+    const params = isObject(request) ? request['params'] : undefined;
+    if (!isObject(params) || params['inputResponses'] === undefined || isObjectRecord(params['inputResponses'])) return original.call(this, request, extra);
+    return original.call(this, { ...(request as object), params: { ...params, inputResponses: { [`${notAnObjectKey}${kindOf(params['inputResponses'])}`]: null } } }, extra);
+  };
+}
+
+/** A value of the kind `kindOf` named: the inputResponses SDK v2 was sent, as far as a message about them goes. */
+const ofKind: Readonly<Record<string, unknown>> = { null: null, 'an array': [], 'a string': '', 'a number': 0, 'a boolean': false };
 
 /** The params of a tasks method as SDK v2 reads them: any object (the handlers check `taskId` and answer -32602 themselves). */
 const taskParams: StandardSchemaV1<Record<string, unknown>> = {

@@ -451,6 +451,44 @@ describe('one handler, both revisions, real SDK v2 clients', () => {
   });
 });
 
+describe('inputResponses that are no object: the same JSON-RPC error through SDK v2 and mcpHttpHandler', () => {
+  const taskTools = { tools: { 'people.greet': 'optional' as const } };
+  /** A 2026-07-28 request of either method, with the headers that revision asks for. */
+  const request = (method: 'tools/call' | 'tasks/update', inputResponses: unknown) => {
+    const params = method === 'tools/call' ? { name: 'people.greet', arguments: {} } : { taskId: 'any-task' };
+    const name = method === 'tools/call' ? 'people.greet' : 'any-task';
+    const extensions = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    return new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: { ...params, inputResponses, ...modern({}, { ...capabilities, ...extensions }) } }),
+    });
+  };
+  const errorOf = async (response: Response) => {
+    const text = await response.text();
+    const body = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as { error?: { code: number; message: string; data?: { reason?: string } } };
+    return body.error === undefined ? body : { code: body.error.code, message: body.error.message, reason: body.error.data?.reason };
+  };
+
+  it.each([null, [], 'yes', 42, true])('%j, to tools/call and tasks/update', async (inputResponses) => {
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('people.greet'), greet as never, askName as never);
+    const options = { requestState: { key }, tasks: taskTools };
+    const sdk = createMcpHandler(() => {
+      const server = new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: {}, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] });
+      serveToolsOnMcpServer(server, runtime, options);
+      return server;
+    });
+    const byHand = mcpHttpHandler(runtime, { serverInfo: { name: 'tools', version: '1.0.0' }, ...options });
+    for (const method of ['tools/call', 'tasks/update'] as const) {
+      const answers = [await errorOf(await sdk.fetch(request(method, inputResponses))), await errorOf(await byHand.fetch(request(method, inputResponses)))];
+      expect(answers[0]).toMatchObject({ code: -32602, reason: 'invalid_input_responses' });
+      expect(answers[1]).toEqual(answers[0]);
+    }
+    expect(runtime.records()).toEqual([]);
+  });
+});
+
 describe('by hand: mcpHttpHandler, a Web handler driven through fetch with no socket', () => {
   /** A 2026-07-28 tools/call of people.greet, with the headers that revision asks for. */
   const post = (handler: { fetch(request: Request): Promise<Response> }, params: Record<string, unknown>, clientCapabilities: unknown = capabilities) =>
