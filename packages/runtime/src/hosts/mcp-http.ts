@@ -35,6 +35,14 @@ export interface McpHttpHandlerOptions extends McpToolHandlersOptions {
   readonly maxBodyBytes?: number;
   /** How long a handler's request to a 2025 client waits for its answer (default 60 s). */
   readonly clientRequestTimeoutMs?: number;
+  /**
+   * How long a 2025-11-25 session is kept with no request and no call running, in milliseconds
+   * (default 1,800,000: half an hour); then it ends, and its client is told to initialize again
+   * (404, -32001) when it comes back.
+   */
+  readonly sessionIdleMs?: number;
+  /** The most 2025-11-25 sessions open at once (default 10,000); one more `initialize` is refused (HTTP 503) until one ends. */
+  readonly maxSessions?: number;
 }
 
 export interface McpHttpHandler {
@@ -61,11 +69,22 @@ interface JsonRpcMessage {
 /** A 2025-11-25 session: its logging level, its running calls (by request id), its requests to the client awaiting answers. */
 interface Session {
   level: McpLoggingLevel | undefined;
+  /** When it last had a request, or was last seen with a call running (ms since the epoch). */
+  seenAt: number;
   readonly calls: Map<JsonRpcId, AbortController>;
   readonly pending: Map<JsonRpcId, { resolve(result: unknown): void; reject(error: Error): void }>;
 }
 
 const defaultMaxBodyBytes = 4 * 1024 * 1024;
+const defaultSessionIdleMs = 30 * 60_000;
+const defaultMaxSessions = 10_000;
+/** JSON-RPC's implementation-defined server error: the server cannot take the request now. */
+const serverBusyCode = -32000;
+
+function positiveWhole(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
+  return value;
+}
 const jsonHeaders = { 'content-type': 'application/json' };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -201,7 +220,10 @@ function headerName(value: string | null): string | undefined {
 }
 
 export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandlerOptions): McpHttpHandler {
+  /** By when each was last seen, oldest first: a session seen again moves to the end. */
   const sessions = new Map<string, Session>();
+  const sessionIdleMs = positiveWhole('sessionIdleMs', options.sessionIdleMs ?? defaultSessionIdleMs);
+  const maxSessions = positiveWhole('maxSessions', options.maxSessions ?? defaultMaxSessions);
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
   const clientRequestTimeoutMs = options.clientRequestTimeoutMs ?? 60_000;
   const tools = mcpToolHandlers(runtime, {
@@ -296,6 +318,8 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
           return await tools.callTool(params, callExtra(id, params, request, abort.signal, send, sessionId));
         } finally {
           session?.calls.delete(id);
+          // Its idle time counts from the end of its last call.
+          if (session !== undefined && sessions.get(sessionId!) === session) seen(sessionId!, session);
         }
       },
       headers,
@@ -350,13 +374,17 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
       if (sessionId !== null) return rpcError(id, mcpErrorCodes.invalidRequest, 'initialize begins a session: send it without an Mcp-Session-Id header', 400);
       const asked = params['protocolVersion'];
       const protocolVersion = typeof asked === 'string' && legacyRevisions.includes(asked) ? asked : legacyRevisions[0]!;
+      if (sessions.size >= maxSessions) {
+        return rpcError(id, serverBusyCode, `this server has the most 2025-11-25 sessions it keeps open (maxSessions ${maxSessions}): initialize again once one has ended (an idle one ends after ${sessionIdleMs} ms), or send 2026-07-28 requests, which need no session`, 503);
+      }
       const newSessionId = crypto.randomUUID();
-      sessions.set(newSessionId, { level: undefined, calls: new Map(), pending: new Map() });
+      sessions.set(newSessionId, { level: undefined, seenAt: Date.now(), calls: new Map(), pending: new Map() });
       return rpcResult(id, { protocolVersion, capabilities, serverInfo: options.serverInfo }, { 'mcp-session-id': newSessionId });
     }
     if (sessionId === null) return rpcError(id, mcpErrorCodes.invalidRequest, 'no Mcp-Session-Id header: begin a session with initialize (or send a 2026-07-28 request, which needs none)', 400);
     const session = sessions.get(sessionId);
     if (session === undefined) return rpcError(id, mcpErrorCodes.sessionNotFound, 'session not found: it ended or never began; initialize again', 404);
+    seen(sessionId, session);
     // The client's answer to a request the handler sent it.
     if (method === undefined && isId(id) && ('result' in message || 'error' in message)) {
       const pending = session.pending.get(id);
@@ -387,6 +415,26 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     }
   }
 
+  function seen(sessionId: string, session: Session): void {
+    session.seenAt = Date.now();
+    sessions.delete(sessionId);
+    sessions.set(sessionId, session);
+  }
+
+  /** Ends the sessions idle for longer than `sessionIdleMs`, oldest first; one with a call running or a request out is not idle. */
+  function endIdleSessions(): void {
+    const since = Date.now() - sessionIdleMs;
+    for (let looked = sessions.size; looked > 0; looked--) {
+      const [sessionId, session] = sessions.entries().next().value as [string, Session];
+      if (session.seenAt > since) return;
+      if (session.calls.size > 0 || session.pending.size > 0) seen(sessionId, session);
+      else {
+        sessions.delete(sessionId);
+        endSession(session);
+      }
+    }
+  }
+
   function endSession(session: Session): void {
     for (const call of session.calls.values()) call.abort();
     for (const pending of session.pending.values()) pending.reject(new Error('the session ended'));
@@ -400,6 +448,8 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
   }
 
   async function serve(request: Request): Promise<Response> {
+    // Swept as requests come (no timer, which Workers would not keep): each sweep stops at the first session seen within the idle time.
+    endIdleSessions();
     if (options.allowedHosts !== undefined && !options.allowedHosts.includes(request.headers.get('host') ?? new URL(request.url).host)) {
       return rpcError(null, mcpErrorCodes.invalidRequest, 'this Host is not served (DNS rebinding protection)', 403);
     }

@@ -3,7 +3,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontext
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serve as serveOnHono } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mathAdd } from '../../../../examples/generated/index.js';
 import { compileContract } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpLog, mcpProgress, type McpLoggingLevel } from '../../src/hosts/mcp.js';
@@ -394,5 +394,85 @@ describe('a client that leaves a call whose answer became an event stream (the h
       handler.close();
       server.close();
     }
+  });
+});
+
+describe('2025-11-25 sessions end when idle and are capped', () => {
+  afterEach(() => void vi.useRealTimers());
+  const ping = (handler: ReturnType<typeof mcpHttpHandler>, sessionId: string) =>
+    handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId }, body: '{"jsonrpc":"2.0","id":3,"method":"ping"}' }));
+
+  it('one initialize more than maxSessions is refused with HTTP 503 that says why, until a session ends', async () => {
+    const handler = mcpHttpHandler(served(), { ...options, maxSessions: 2 });
+    const fetcher = (request: Request) => handler.fetch(request);
+    const [first] = [await initialized(fetcher, 'http://127.0.0.1/mcp'), await initialized(fetcher, 'http://127.0.0.1/mcp')];
+    // A real client is refused with the server's words.
+    const refused = new ClientV2({ name: 'third', version: '1.0.0' });
+    await expect(refused.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: recordingFetch(handler, { sent: [], received: [], headers: [], reading: [] }) }))).rejects.toThrow(/maxSessions 2/);
+    const response = await handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) }));
+    expect(await answer(response)).toMatchObject({ status: 503, code: -32000, id: 1 });
+    expect(handler.sessionCount).toBe(2);
+    // 2026-07-28 requests need no session: served as ever.
+    expect((await handler.fetch(modernRequest())).status).toBe(200);
+    await handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': first } }));
+    expect(await initialized(fetcher, 'http://127.0.0.1/mcp')).toEqual(expect.any(String));
+    expect(handler.sessionCount).toBe(2);
+    handler.close();
+  });
+
+  it('a session with no request for sessionIdleMs ends, and its client is told to initialize again; one seen meanwhile stays', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    const handler = mcpHttpHandler(served(), { ...options, sessionIdleMs: 60_000 });
+    const fetcher = (request: Request) => handler.fetch(request);
+    const [active, idle] = [await initialized(fetcher, 'http://127.0.0.1/mcp'), await initialized(fetcher, 'http://127.0.0.1/mcp')];
+    vi.setSystemTime(start + 30_000);
+    expect((await ping(handler, active)).status).toBe(200);
+    vi.setSystemTime(start + 70_000);
+    expect(await answer(await ping(handler, idle))).toMatchObject({ status: 404, code: -32001 });
+    expect(handler.sessionCount).toBe(1);
+    expect((await ping(handler, active)).status).toBe(200);
+    vi.setSystemTime(start + 140_000);
+    expect(await answer(await ping(handler, active))).toMatchObject({ status: 404, code: -32001 });
+    expect(handler.sessionCount).toBe(0);
+    handler.close();
+  });
+
+  it('a session whose call is still running is not idle; its idle time counts from the end of the call', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    const runtime = served();
+    const handler = mcpHttpHandler(runtime, { ...options, sessionIdleMs: 60_000 });
+    const fetcher = (request: Request) => handler.fetch(request);
+    const sessionId = await initialized(fetcher, 'http://127.0.0.1/mcp');
+    const running = new Promise<void>((resolve) => void (started = resolve));
+    const leave = new AbortController();
+    const call = handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', signal: leave.signal, headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'text.wait', arguments: { text: 'x' } } }) }));
+    await running;
+    vi.setSystemTime(start + 500_000);
+    // Any request sweeps: the session with its call running stays.
+    expect((await handler.fetch(modernRequest())).status).toBe(200);
+    expect(handler.sessionCount).toBe(1);
+    vi.setSystemTime(start + 540_000);
+    // The call ends with no request of the session (its connection closed).
+    leave.abort();
+    await call;
+    await expect.poll(() => runtime.records().at(-1)?.outcome).toBe('cancelled');
+    // 40 s after the call ended (and 80 s after the sweep that last saw it running): not idle long enough.
+    vi.setSystemTime(start + 580_000);
+    expect((await handler.fetch(modernRequest())).status).toBe(200);
+    expect(handler.sessionCount).toBe(1);
+    vi.setSystemTime(start + 610_000);
+    expect((await handler.fetch(modernRequest())).status).toBe(200);
+    expect(handler.sessionCount).toBe(0);
+    handler.close();
+  });
+
+  it.each([
+    ['sessionIdleMs', 0],
+    ['maxSessions', 1.5],
+    ['maxSessions', -1],
+  ])('%s of %s is a RangeError at once', (name, value) => {
+    expect(() => mcpHttpHandler(served(), { ...options, [name]: value })).toThrow(RangeError);
   });
 });
