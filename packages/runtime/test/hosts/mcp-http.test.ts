@@ -399,8 +399,7 @@ describe('a client that leaves a call whose answer became an event stream (the h
 
 describe('2025-11-25 sessions end when idle and are capped', () => {
   afterEach(() => void vi.useRealTimers());
-  const ping = (handler: ReturnType<typeof mcpHttpHandler>, sessionId: string) =>
-    handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId }, body: '{"jsonrpc":"2.0","id":3,"method":"ping"}' }));
+  const ping = (handler: ReturnType<typeof mcpHttpHandler>, sessionId: string) => handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId }, body: '{"jsonrpc":"2.0","id":3,"method":"ping"}' }));
 
   it('one initialize more than maxSessions is refused with HTTP 503 that says why, until a session ends', async () => {
     const handler = mcpHttpHandler(served(), { ...options, maxSessions: 2 });
