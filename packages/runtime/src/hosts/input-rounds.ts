@@ -102,6 +102,15 @@ export class McpRequestRefusal extends ToolError {
   }
 }
 
+/**
+ * A request to the client that cannot be sent: a 2026-07-28 request has no channel back before its
+ * result (its tools ask through `input_required`), and a 2025-11-25 request served without a
+ * session cannot hear the answer. The helpers answer `unavailable` with its message.
+ */
+export class McpContextError extends Error {
+  override readonly name = 'McpContextError';
+}
+
 /** JSON-RPC's invalid params, which the revision answers a refused `requestState` with. */
 export const invalidParamsCode = -32602;
 /** MCP's MissingRequiredClientCapabilityError (2026-07-28): the call needs what the client did not declare. */
@@ -153,7 +162,7 @@ export async function ask<A>(request: ToolRequest<unknown>, channel: InputChanne
   try {
     answer = await channel.sendRequest({ method, params: { ...(question.legacyParams?.() ?? question.request.params) } });
   } catch (error) {
-    return unavailable(`the client did not answer ${method}: ${describeThrown(error)}`);
+    return unavailable(error instanceof McpContextError ? error.message : `the client did not answer ${method}: ${describeThrown(error)}`);
   }
   return (await question.read(answer)) ?? invalid(`the client answered ${method} with something that is no ${method} result: ${describeAnswer(answer)}`);
 }

@@ -5,13 +5,13 @@ import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
 import { cacheHint, metaKeys, modernLogRoute, requestRevision, sendUnsent, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';
 import { elicitQuestion, rootsQuestion, samplingQuestion, type McpCreateMessageParams, type McpCreateMessageResult, type McpElicitFormParams, type McpElicitUrlParams, type McpRoot } from './input-questions.js';
-import { ask, callInRounds, invalidParamsCode, kindOf, McpRequestError, McpRequestRefusal, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
+import { ask, callInRounds, invalidParamsCode, kindOf, McpContextError, McpRequestError, McpRequestRefusal, type InputChannel, type InputRound, type McpAnswer, type McpElicitAnswer, type McpInputRequest, type RoundResult, type StandardSchemaV1 } from './input-rounds.js';
 import { declaresTasks, McpTaskService, taskSettings, tasksCapabilityMissing, tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTasksOptions } from './mcp-tasks.js';
 import { requestStateSeal, type RequestStateOptions } from './request-state.js';
 import { failureText, outputAsDoubles, outputText, shownInputSchema, shownOutputSchema, toolErrorMetaKey } from './results.js';
 
 export type { McpCreateMessageParams, McpCreateMessageResult, McpElicitFormParams, McpElicitUrlParams, McpRoot, McpSamplingContent, McpSamplingMessage, McpToolResultBlock, McpToolUseBlock } from './input-questions.js';
-export { McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
+export { McpContextError, McpRequestError, type InputRound, type McpAnswer, type McpAnswerInvalid, type McpAnswerIssue, type McpAnswerUnavailable, type McpAnswerValidator, type McpElicitAnswer, type McpInputRequest, type StandardResult, type StandardSchemaV1 } from './input-rounds.js';
 export type { RequestStateOptions, RequestStateRefusal } from './request-state.js';
 export type { McpUnsentLog } from './mcp-2026.js';
 export { tasksExtension, type McpCreateTaskResult, type McpGetTaskResult, type McpTask, type McpTaskStatus, type McpTaskSupport, type McpTasksOptions } from './mcp-tasks.js';
@@ -621,11 +621,6 @@ export function mcpContext(request: ToolRequest<unknown>): McpCallContext | unde
   return request.context instanceof McpCallContext ? request.context : undefined;
 }
 
-/** A request to the client that cannot be sent: a 2026-07-28 request has no channel back before its result (its tools ask through `input_required`). */
-export class McpContextError extends Error {
-  override readonly name = 'McpContextError';
-}
-
 /** SDK v1's `extra`, SDK v2's `ctx`, or anything else (no context). */
 function mcpCallContext(extra: unknown, protocol: McpProtocolVersion, options: McpToolHandlersOptions, inputRound?: InputRound): McpCallContext | undefined {
   const context = sdkCallContext(extra, protocol, options, inputRound);
@@ -663,6 +658,16 @@ function sdkCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
   const logVia = (notify: (notification: McpMessage) => Promise<void>, meta: unknown) => async (level: McpLoggingLevel, data: unknown, logger: string | undefined) => {
     if (toClient(meta, level, data, logger)) await notify({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } });
   };
+  /**
+   * A 2025-11-25 request on Streamable HTTP without a session (SDK v2's createMcpHandler serves
+   * 2025-era requests so by default): its transport serves that one POST, and the client's answer
+   * to a request would be a POST of its own, which nothing here would hear. Its requests are refused
+   * at once, so the helpers answer `unavailable` instead of waiting for the SDK's timeout.
+   */
+  const stateless = protocol === '2025-11-25' && sessionId === undefined && (isObject(from['http']) ? from['http']['req'] : from['requestInfo']) !== undefined;
+  const unanswerable = async (request: McpMessage): Promise<never> => {
+    throw new McpContextError(`${request.method} cannot be asked: this 2025-11-25 request came without a session (stateless Streamable HTTP, as SDK v2's createMcpHandler serves 2025-era requests by default), so the client's answer could not reach this call; serve 2025-11-25 clients in sessions to ask them mid-call`);
+  };
   const v2 = from['mcpReq'] as V2Request | undefined;
   if (typeof v2 === 'object' && v2 !== null) {
     const http = from['http'] as { authInfo?: McpAuthInfo } | undefined;
@@ -676,12 +681,12 @@ function sdkCallContext(extra: unknown, protocol: McpProtocolVersion, options: M
             if (protocol === '2025-11-25' || toClient(envelope, level, data, logger)) await v2Log.call(v2, level, data, logger);
           }
         : logVia(notify, envelope);
-    return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, (request) => v2.send(request), log, inputRound);
+    return new McpCallContext(protocol, v2.id, sessionId, http?.authInfo, v2._meta, extra, notify, stateless ? unanswerable : (request) => v2.send(request), log, inputRound);
   }
   const v1 = from as unknown as V1Extra;
   if (typeof v1.sendNotification !== 'function' || typeof v1.sendRequest !== 'function') return undefined;
   const notify = (notification: McpMessage) => v1.sendNotification(notification);
-  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, (request) => v1.sendRequest(request, anyResult), logVia(notify, v1._meta), inputRound);
+  return new McpCallContext(protocol, v1.requestId, sessionId, v1.authInfo, v1._meta, extra, notify, stateless ? unanswerable : (request) => v1.sendRequest(request, anyResult), logVia(notify, v1._meta), inputRound);
 }
 
 interface V2Request {

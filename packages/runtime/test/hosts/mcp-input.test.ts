@@ -1,5 +1,8 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema as CreateMessageRequestSchemaV1, ElicitRequestSchema as ElicitRequestSchemaV1, ListRootsRequestSchema as ListRootsRequestSchemaV1 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
@@ -448,6 +451,65 @@ describe('one handler, both revisions, real SDK v2 clients', () => {
     expect(served.rounds.filter((type) => type === 'complete')).toHaveLength(4);
     expect(served.runtime.remainingCalls('people.greet')).toBe(0);
     expect(text(await served.legacyClient.callTool({ name: 'people.greet', arguments: { title: 'accept' } }))).toContain('budget_exhausted');
+  });
+});
+
+/**
+ * SDK v2's `createMcpHandler` serves 2025-era requests statelessly by default: each POST gets a
+ * server of its own, so a client's answer to a request sent mid-call reaches another one. The
+ * helpers answer `unavailable` at once there, where they waited for the SDK's 60 s timeout.
+ */
+describe("SDK v2's createMcpHandler default, 2025-11-25 clients (SDK 1.32 and 2.4): nobody can be asked mid-call", () => {
+  const asking: Handler = async (_input, request) => {
+    const outcomes = [await mcpElicit(request, { message: 'Name?', requestedSchema: nameSchema, validator: nameAnswer }), await mcpCreateMessage(request, { messages: [{ role: 'user', content: { type: 'text', text: 'A word?' } }], maxTokens: 5 }), await mcpListRoots(request)];
+    return { text: outcomes.map((outcome) => ('message' in outcome ? `${outcome.status}: ${outcome.message}` : outcome.status)).join(' | ') };
+  };
+
+  function statelessByDefault() {
+    const records: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ onRecord: (record) => records.push(record) });
+    runtime.registerTypedJsonTool(ToolPolicy.json('people.greet'), greet as never, asking as never);
+    const http = createMcpHandler(() => {
+      const server = new ServerV2({ name: 'tools', version: '1.0.0' }, { capabilities: {} });
+      serveToolsOnMcpServer(server, runtime, { requestState: { key } });
+      return server;
+    });
+    return { records, fetch: (url: string | URL, init?: RequestInit) => http.fetch(new Request(url, init)) };
+  }
+
+  const clients = {
+    'SDK 2.4': async (fetch: typeof globalThis.fetch) => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } });
+      client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
+      client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', model: 'echo', content: { type: 'text', text: 'hello' } }));
+      client.setRequestHandler('roots/list', () => ({ roots: [] }));
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch }));
+      return { version: client.getNegotiatedProtocolVersion(), call: () => client.callTool({ name: 'people.greet', arguments: {} }, { timeout: 30_000 }) };
+    },
+    'SDK 1.32': async (fetch: typeof globalThis.fetch) => {
+      const client = new ClientV1({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+      client.setRequestHandler(ElicitRequestSchemaV1, () => ({ action: 'accept', content: { name: 'Ada' } }));
+      client.setRequestHandler(CreateMessageRequestSchemaV1, () => ({ role: 'assistant', model: 'echo', content: { type: 'text', text: 'hello' } }));
+      client.setRequestHandler(ListRootsRequestSchemaV1, () => ({ roots: [] }));
+      const transport = new HttpV1(new URL('http://127.0.0.1:9/mcp'), { fetch });
+      await client.connect(transport);
+      return { version: transport.protocolVersion, call: () => client.callTool({ name: 'people.greet', arguments: {} }, undefined, { timeout: 30_000 }) };
+    },
+  };
+
+  it.each(Object.keys(clients) as (keyof typeof clients)[])('%s: elicitation, sampling and roots are unavailable at once, saying why; the call completes', async (which) => {
+    const served = statelessByDefault();
+    const client = await clients[which](served.fetch as typeof globalThis.fetch);
+    expect(client.version).toBe('2025-11-25');
+    const text = ((await client.call()) as McpCallToolResult).content[0] as { text: string };
+    const said = (JSON.parse(text.text) as { text: string }).text.split(' | ');
+    expect(said).toHaveLength(3);
+    for (const [index, method] of ['elicitation/create', 'sampling/createMessage', 'roots/list'].entries()) {
+      expect(said[index]).toBe(
+        `unavailable: ${method} cannot be asked: this 2025-11-25 request came without a session (stateless Streamable HTTP, as SDK v2's createMcpHandler serves 2025-era requests by default), so the client's answer could not reach this call; serve 2025-11-25 clients in sessions to ask them mid-call`,
+      );
+    }
+    expect(served.records.map((record) => record.outcome)).toEqual(['completed']);
   });
 });
 
