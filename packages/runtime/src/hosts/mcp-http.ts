@@ -274,19 +274,26 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     return { ...message, params: { ...params, arguments: ((exact as Record<string, unknown>)['params'] as Record<string, unknown>)['arguments'] } };
   }
 
-  /** What the handler's `extra` is: the shape `mcpToolHandlers` reads (SDK v1's), for a call of either revision. */
-  function callExtra(id: JsonRpcId, params: Record<string, unknown>, request: Request, signal: AbortSignal, send: (message: unknown) => void, sessionId: string | undefined) {
-    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    return {
+  /**
+   * What the handler's `extra` is: the shape `mcpToolHandlers` reads (SDK v1's), for a call of
+   * either revision, and `hangUp`, which cuts it from the call's response once the `tools/call`
+   * is answered: a call that goes on as a task then holds none of the request and its stream for
+   * its whole TTL (nothing more can go out on them).
+   */
+  function callExtra(id: JsonRpcId, params: Record<string, unknown>, authInfo: McpAuthInfo | undefined, signal: AbortSignal, send: (message: unknown) => void, sessionId: string | undefined) {
+    let line: { readonly send: (message: unknown) => void; readonly session: Session | undefined } | undefined = { send, session: sessionId === undefined ? undefined : sessions.get(sessionId) };
+    const extra = {
       requestId: id,
       sessionId,
-      authInfo: options.authInfo?.(request),
+      authInfo,
       _meta: isObject(params['_meta']) ? params['_meta'] : undefined,
       signal,
-      sendNotification: async (notification: { method: string; params?: Record<string, unknown> }) => send({ jsonrpc: '2.0', ...notification }),
+      sendNotification: async (notification: { method: string; params?: Record<string, unknown> }) => line?.send({ jsonrpc: '2.0', ...notification }),
       sendRequest: (message: { method: string; params?: Record<string, unknown> }) => {
+        const session = line?.session;
         // 2026-07-28 has no server-to-client requests; the helpers ask through input_required there and never get here.
-        if (session === undefined) return Promise.reject(new Error(`${message.method}: MCP 2026-07-28 has no requests from the server to the client`));
+        if (line === undefined || session === undefined) return Promise.reject(new Error(`${message.method}: ${line === undefined ? 'the call has been answered' : 'MCP 2026-07-28 has no requests from the server to the client'}`));
+        const { send: sendOnStream } = line;
         const requestId = `jtc-${++nextClientRequest}`;
         return new Promise<unknown>((resolve, reject) => {
           const timer = setTimeout(() => {
@@ -300,23 +307,31 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
           };
           session.pending.set(requestId, { resolve: (result) => settle(() => resolve(result)), reject: (error) => settle(() => reject(error)) });
           signal.addEventListener('abort', () => session.pending.get(requestId)?.reject(new Error(`${message.method} was abandoned: the call was cancelled`)), { once: true });
-          send({ jsonrpc: '2.0', id: requestId, ...message });
+          sendOnStream({ jsonrpc: '2.0', id: requestId, ...message });
         });
       },
     };
+    const hangUp = (): void => {
+      line = undefined;
+    };
+    return { extra, hangUp };
   }
 
   function serveCall(id: JsonRpcId, params: Record<string, unknown>, request: Request, sessionId: string | undefined, headers: Record<string, string>): Promise<Response> {
     const abort = new AbortController();
     request.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    // Read now, so that no closure here keeps the request.
+    const authInfo = options.authInfo?.(request);
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     session?.calls.set(id, abort);
     return streamedCall(
       id,
       async (send) => {
+        const { extra, hangUp } = callExtra(id, params, authInfo, abort.signal, send, sessionId);
         try {
-          return await tools.callTool(params, callExtra(id, params, request, abort.signal, send, sessionId));
+          return await tools.callTool(params, extra);
         } finally {
+          hangUp();
           session?.calls.delete(id);
           // Its idle time counts from the end of its last call.
           if (session !== undefined && sessions.get(sessionId!) === session) seen(sessionId!, session);

@@ -1,4 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -473,5 +475,53 @@ describe('2025-11-25 sessions end when idle and are capped', () => {
     ['maxSessions', -1],
   ])('%s of %s is a RangeError at once', (name, value) => {
     expect(() => mcpHttpHandler(served(), { ...options, [name]: value })).toThrow(RangeError);
+  });
+});
+
+describe('calls that go on as MCP tasks are bounded, and hold nothing of their HTTP request', () => {
+  const taskMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+  const taskCall = (id: number, method = 'tools/call', params: Record<string, unknown> = { name: 'text.wait', arguments: { text: 'x' } }) =>
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': String(params['name'] ?? params['taskId']) },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: taskMeta } }),
+    });
+  const tasked = (runtime: CapabilityRuntime) => mcpHttpHandler(runtime, { ...options, tasks: { tools: { 'text.wait': 'optional' } } });
+
+  it('past maxDeferredCalls one more task is refused, saying so, until one ends', async () => {
+    const runtime = new CapabilityRuntime({ maxDeferredCalls: 2 });
+    runtime.registerTypedJsonTool(
+      ToolPolicy.json('text.wait'),
+      textTool('text.wait', 'Waits until cancelled.') as never,
+      ((_: unknown, request: { signal: AbortSignal }) => new Promise((_resolve, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true }))) as never,
+    );
+    const handler = tasked(runtime);
+    const results = [];
+    for (const id of [1, 2, 3]) results.push(((await (await handler.fetch(taskCall(id))).json()) as { result: Record<string, unknown> }).result);
+    expect(results.slice(0, 2).map((result) => result['resultType'])).toEqual(['task', 'task']);
+    expect(results[2]).toMatchObject({ isError: true, content: [{ text: 'denied: this replica holds 2 open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended' }] });
+    await handler.fetch(taskCall(4, 'tasks/cancel', { taskId: results[0]!['taskId'] }));
+    await expect.poll(async () => ((await (await handler.fetch(taskCall(5))).json()) as { result: Record<string, unknown> }).result['resultType']).toBe('task');
+  });
+
+  it("once the tools/call is answered with a task, the task's handler keeps neither the request nor its response", async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const runtime = new CapabilityRuntime();
+    runtime.registerTypedJsonTool(ToolPolicy.json('text.wait'), textTool('text.wait', 'Waits until cancelled.') as never, ((_: unknown, request: { signal: AbortSignal }) => new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }))) as never);
+    const handler = tasked(runtime);
+    const kept = await (async () => {
+      const request = taskCall(1);
+      const response = await handler.fetch(request);
+      expect(((await response.json()) as { result: { resultType: string } }).result.resultType).toBe('task');
+      return [new WeakRef(request), new WeakRef(response)];
+    })();
+    // WeakRefs hold their target until the current job ends: collect in a later one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collect();
+    expect(kept.map((ref) => ref.deref() === undefined)).toEqual([true, true]);
+    expect((await runtime.readCall(runtime.records()[0]?.callId ?? 'call-1'))?.state).toBe('running');
   });
 });
