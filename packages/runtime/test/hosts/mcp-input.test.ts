@@ -2,12 +2,15 @@ import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontext
 import { createMcpHandler, InMemoryTransport, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport as WebHttpV1 } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CreateMessageRequestSchema as CreateMessageRequestSchemaV1, ElicitRequestSchema as ElicitRequestSchemaV1, ListRootsRequestSchema as ListRootsRequestSchemaV1 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileContract, compileSchema } from '../../../../test/support/load-module.js';
 import { mcpCreateMessage, mcpElicit, mcpListRoots, McpRequestError, mcpToolHandlers, serveToolsOnMcpServer, type McpAnswerValidator, type McpCallToolResult, type McpInputRequiredResult, type McpSamplingContent, type McpToolHandlers, type McpToolHandlersOptions } from '../../src/hosts/mcp.js';
 import { mcpHttpHandler } from '../../src/hosts/mcp-http.js';
+import { serveToolsOnMcpServerV1 } from '../../src/hosts/mcp-sdk-v1.js';
 import { CapabilityRuntime, memoryStore, ToolPolicy, type CallRecord, type RuntimeStore, type ToolRequest } from '../../src/index.js';
 
 /**
@@ -496,6 +499,29 @@ describe("SDK v2's createMcpHandler default, 2025-11-25 clients (SDK 1.32 and 2.
       return { version: transport.protocolVersion, call: () => client.callTool({ name: 'people.greet', arguments: {} }, undefined, { timeout: 30_000 }) };
     },
   };
+
+  /** SDK v1's own stateless wiring: a Server and a transport without sessionIdGenerator per POST. */
+  function statelessOnSdkV1() {
+    const records: CallRecord[] = [];
+    const runtime = new CapabilityRuntime({ onRecord: (record) => records.push(record) });
+    runtime.registerTypedJsonTool(ToolPolicy.json('people.greet'), greet as never, asking as never);
+    const fetch = async (url: string | URL, init?: RequestInit) => {
+      const server = new ServerV1({ name: 'tools', version: '1.0.0' }, { capabilities: {} });
+      serveToolsOnMcpServerV1(server, runtime, { requestState: { key } });
+      const transport = new WebHttpV1({});
+      await server.connect(transport);
+      return transport.handleRequest(new Request(url, init));
+    };
+    return { records, fetch };
+  }
+
+  it('SDK 1.32 client on an SDK 1.32 stateless server: the same unavailable, at once', async () => {
+    const served = statelessOnSdkV1();
+    const client = await clients['SDK 1.32'](served.fetch as typeof globalThis.fetch);
+    const text = ((await client.call()) as McpCallToolResult).content[0] as { text: string };
+    expect((JSON.parse(text.text) as { text: string }).text).toMatch(/^unavailable: elicitation\/create cannot be asked: this 2025-11-25 request came without a session/);
+    expect(served.records.map((record) => record.outcome)).toEqual(['completed']);
+  });
 
   it.each(Object.keys(clients) as (keyof typeof clients)[])('%s: elicitation, sampling and roots are unavailable at once, saying why; the call completes', async (which) => {
     const served = statelessByDefault();
