@@ -386,8 +386,9 @@ export async function callInRounds<T = never>(runtime: CapabilityRuntime, name: 
   if (sealed.length > maxStateLength) {
     // A state no retry could bring back is never handed out: the answers that swelled it are refused now, with the call.
     const message = `the answers this call carries into its next round make a requestState of ${sealed.length} characters, more than the ${maxStateLength} a retry may bring back: answer with less`;
-    await runtime.callAsync(name, args, { refusal: ToolError.denied(message) });
-    throw new McpRequestError(invalidParamsCode, `inputResponses too large: ${message}`, { reason: 'input_responses_too_large', maxRequestStateLength: maxStateLength });
+    const answer = new McpRequestError(invalidParamsCode, `inputResponses too large: ${message}`, { reason: 'input_responses_too_large', maxRequestStateLength: maxStateLength });
+    await runtime.callAsync(name, args, { refusal: new McpRequestRefusal(message, answer) });
+    throw answer;
   }
   return { inputRequired: { inputRequests: Object.fromEntries(inputRound.asked), requestState: sealed } };
 }
