@@ -86,6 +86,7 @@ describe('the published packages', () => {
 import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
 import { serveToolsOnMcpServerV1 } from '@json-tool-contracts/runtime/mcp/sdk-v1';
 import { mcpToolClient } from '@json-tool-contracts/runtime/mcp/client';
+import { mcpStdioServer, proxyTools } from '@json-tool-contracts/runtime/mcp/proxy';
 import { toAiSdkTools } from '@json-tool-contracts/runtime/ai';
 import { openAiChatTools } from '@json-tool-contracts/runtime/providers';
 import { openAiAgentsTools } from '@json-tool-contracts/runtime/openai-agents';
@@ -98,18 +99,23 @@ runtime.registerTypedJsonTool(ToolPolicy.json('math.add'), mathAdd, async ({ lef
 const mcp = await mcpToolHandlers(runtime).callTool({ name: 'math.add', arguments: { left: 2, right: 3 } });
 const served = mcpToolHandlers(runtime);
 const client = await mcpToolClient({ listTools: async () => served.listTools(), callTool: (params) => served.callTool(params) }, { mathAdd }).call('math.add', { left: 3, right: 4 });
+// The gateway in front of the server above, as its upstream.
+const gate = new CapabilityRuntime();
+await proxyTools(gate, { listTools: async () => served.listTools(), request: (message) => served.callTool(message.params) }, { mathAdd });
+const proxied = (await gate.callAsync('math.add', { left: 5, right: 6 })).output;
+const stdio = typeof mcpStdioServer;
 const v1 = serveToolsOnMcpServerV1(new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } }), runtime).listTools().tools.length;
 const ai = await toAiSdkTools(runtime).math_add.execute({ left: 4, right: 5 }, { toolCallId: 'c', messages: [] });
 // The Redis entry needs no Redis client installed: a client is handed to it; this one's Redis is away.
 const fleet = new CapabilityRuntime({ store: redisStore({ sendCommand: async () => { throw new Error('ECONNREFUSED'); } }) });
 fleet.registerTypedJsonTool(ToolPolicy.json('math.add').withCallBudget(1), mathAdd, ({ left, right }) => ({ total: left + right }));
 const redis = (await fleet.callAsync('math.add', { left: 1, right: 1 })).error.code;
-console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, client: client.output, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })), otel: new CapabilityRuntime({ observer: otelCallObserver() }).call('math.add', {}).error.code, redis }));
+console.log(JSON.stringify({ sync: runtime.call('math.add', { left: 1, right: 1 }).error?.code, mcp: mcp.structuredContent, client: client.output, v1, ai, openai: openAiChatTools(runtime).tools[0].function.name, agents: openAiAgentsTools(runtime)[0].name, json: String(parseJson('1e400', { exactNumbers: true })), otel: new CapabilityRuntime({ observer: otelCallObserver() }).call('math.add', {}).error.code, redis, proxied, stdio }));
 `,
       );
       const run = spawnSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, client: { total: 7 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400', otel: 'unknown_tool', redis: 'store_unavailable' });
+      expect(JSON.parse(run.stdout)).toEqual({ sync: 'asynchronous_handler', mcp: { total: 5 }, client: { total: 7 }, v1: 1, ai: { total: 9 }, openai: 'math_add', agents: 'math_add', json: '1e400', otel: 'unknown_tool', redis: 'store_unavailable', proxied: { total: 11 }, stdio: 'function' });
     },
     processTimeout,
   );
