@@ -8,3 +8,4 @@ export { diffCommand } from './diff.js';
 export { importCommand } from './import.js';
 export { initCommand } from './init.js';
 export { lspCommand } from './lsp.js';
+export { proxyCommand } from './proxy.js';

@@ -43,22 +43,28 @@ export function importOptionsOf(files: readonly string[], values: ImportFlags): 
   const from = values.from;
   if (from !== undefined && source.kind !== 'file' && from !== 'mcp') throw new UsageError(`--from ${from}: a live server lists MCP tools; --from names the format of a file`);
   const timeoutMs = timeoutOf(values.timeout);
+  const headers = headersOf(values.header);
+  if ((values.out === undefined) === (values.check === undefined)) throw new UsageError('import: name where the contracts go: -o <dir> to write them, or --check <dir> to compare the committed ones with the source');
+  const target = values.out === undefined ? { check: values.check! } : { write: values.out };
+  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs, headers, uncheckedOutput: values.uncheckedOutput === true };
+}
+
+/** `--header`'s "Name: value" entries, by lower-case name. */
+export function headersOf(entries: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const header of values.header) {
+  for (const header of entries) {
     const colon = header.indexOf(':');
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
-  if ((values.out === undefined) === (values.check === undefined)) throw new UsageError('import: name where the contracts go: -o <dir> to write them, or --check <dir> to compare the committed ones with the source');
-  const target = values.out === undefined ? { check: values.check! } : { write: values.out };
-  return { source, ...(from === undefined ? {} : { from: from as SourceFormat | 'ts' }), target, format: values.format, timeoutMs, headers, uncheckedOutput: values.uncheckedOutput === true };
+  return headers;
 }
 
 /** The longest wait a timer can take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
 const maxTimeoutMs = 2 ** 31 - 1;
 
 /** `--timeout`'s seconds as whole milliseconds (rounded up, so never 0): a decimal number above 0 and within a timer's reach. */
-function timeoutOf(text: string): number {
+export function timeoutOf(text: string): number {
   const ms = /^\d+(\.\d+)?$/.test(text) ? Math.ceil(Number(text) * 1000) : Number.NaN;
   if (!(ms > 0 && ms <= maxTimeoutMs)) throw new UsageError(`--timeout takes a number of seconds above 0 and at most ${Math.floor(maxTimeoutMs / 1000)} (about 24 days), not "${text}"`);
   return ms;

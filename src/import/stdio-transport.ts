@@ -3,6 +3,7 @@ import { UsageError } from '../diagnostics/usage-error.js';
 import { Frames } from './frames.js';
 import { routeOf, rpcMessage, seconds, type Transport, type TransportOptions } from './json-rpc.js';
 import { maxSourceBytes } from './sources.js';
+import { isWindows, signalGroup, stopGroup } from './process-group.js';
 
 /** What stderr said last, for a message about a server that failed. */
 const stderrKept = 4096;
@@ -12,12 +13,6 @@ const stderrKept = 4096;
  * must not keep us waiting for answers that cannot come.
  */
 const afterExitMs = 2000;
-/** The spec's shutdown: close stdin, give it this long to exit, then SIGTERM, then as long again, then SIGKILL. */
-const shutdownStepMs = 2000;
-/** How often the process group is looked at while it stops. */
-const pollMs = 50;
-
-const isWindows = process.platform === 'win32';
 
 /**
  * A server started with `command` through the shell, in a process group of its own (so that
@@ -68,7 +63,7 @@ export function stdioTransport(command: string, options: TransportOptions): Tran
     } catch (error) {
       end(error instanceof UsageError ? error : new UsageError(`${label}: sent a message that is not valid UTF-8; MCP messages are UTF-8`));
       stopReading();
-      signalGroup('SIGTERM');
+      signalGroup(child, 'SIGTERM');
     }
   };
   child.stdout.on('data', onOutput);
@@ -88,22 +83,6 @@ export function stdioTransport(command: string, options: TransportOptions): Tran
     if (pending === undefined) return;
     waiting.delete(id as number);
     pending.resolve(line);
-  };
-
-  /** Signals the server's process group (on Windows, the shell only); false when none of it is left. */
-  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
-    if (child.pid === undefined) return false;
-    try {
-      process.kill(isWindows ? child.pid : -child.pid, signal);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-  /** Resolves when `done()` holds or after `ms`, whichever is first. */
-  const until = async (done: () => boolean, ms: number): Promise<void> => {
-    for (const deadline = Date.now() + ms; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, pollMs));
   };
 
   let nextId = 1;
@@ -138,17 +117,7 @@ export function stdioTransport(command: string, options: TransportOptions): Tran
       // Nothing it writes from now on counts, and a process that holds the output open is not waited for.
       end(new UsageError(`${label}: closed`));
       stopReading();
-      child.stdin.end();
-      child.stderr.destroy();
-      if (child.pid === undefined) return;
-      await until(exited, shutdownStepMs);
-      // The whole group, whatever the shell's state: what it started may outlive it.
-      if (signalGroup('SIGTERM')) {
-        await until(() => !signalGroup(0), shutdownStepMs);
-        if (signalGroup('SIGKILL')) await until(() => exited() && !signalGroup(0), shutdownStepMs);
-      }
-      child.stdin.destroy();
-      child.unref();
+      await stopGroup(child);
     },
   };
 }
