@@ -6,6 +6,7 @@ export { buildCommand } from './build.js';
 export { checkCommand } from './check.js';
 export { diffCommand } from './diff.js';
 export { importCommand } from './import.js';
+export { inferCommand } from './infer.js';
 export { initCommand } from './init.js';
 export { lspCommand } from './lsp.js';
 export { proxyCommand } from './proxy.js';
