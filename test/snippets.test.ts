@@ -46,6 +46,7 @@ const contractsOf: Record<string, string[]> = {
   'docs/mcp-revisions.md': [...docsContracts, 'fixtures/docs/files.remove.contract.json'],
   'docs/mcp-clients.md': ['fixtures/import/server-memory/contracts', 'fixtures/docs/notes.forget.contract.json'],
   'docs/fleet.md': [...docsContracts, 'examples/fleet/contracts'],
+  'docs/gateway.md': ['fixtures/import/server-memory/contracts'],
 };
 
 /**

@@ -26,7 +26,7 @@ import { requestedSchemaValidator } from '../../hosts/mcp-client-input.js';
 /** A tool as the upstream lists it. */
 export interface UpstreamTool {
   readonly name: string;
-  readonly description?: string;
+  readonly description?: string | undefined;
   readonly inputSchema?: unknown;
   readonly outputSchema?: unknown;
   readonly [key: string]: unknown;
@@ -160,8 +160,13 @@ export async function proxyTools(runtime: CapabilityRuntime, upstream: ProxyUpst
     runtime.registerValidatedJsonTool(policy, ToolMetadata.of(contract.description), contract, forward(contract, route));
   }
 
-  upstream.setRequestHandler?.('elicitation/create', (message) => askDownstream('elicitation/create', message.params ?? {}));
-  upstream.setRequestHandler?.('sampling/createMessage', (message) => askDownstream('sampling/createMessage', message.params ?? {}));
+  for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
+    try {
+      upstream.setRequestHandler?.(method, (message) => askDownstream(method, message.params ?? {}));
+    } catch {
+      // The SDK refuses a handler for a capability the Client did not declare: the upstream will not ask it.
+    }
+  }
   /** A 2025-11-25 upstream's request names no call: it is passed to the one call forwarded now, and refused when there are several. */
   function askDownstream(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>): Promise<unknown> {
     if (inFlight.size !== 1) return Promise.reject(new Error(`${method} of the upstream cannot be passed on: ${inFlight.size === 0 ? 'no call is forwarded now' : `${inFlight.size} calls are forwarded now and the request names none of them`}`));
