@@ -152,6 +152,7 @@ export async function runProxy(options: ProxyCommandOptions, log: (text: string)
       budgets: options.budgets,
       timeoutMs: options.timeoutMs,
       onReport: (report) => log(reportLines(report)),
+      onRefreshFailed: (error) => log(`jtc proxy: listing ${upstream.label} again after tools/list_changed failed (the last listing's policies stay): ${escapeForTerminal(error instanceof Error ? error.message : String(error))}\n`),
       ...(learner === undefined ? {} : { onSample: learner.onSample }),
     }).catch((error: unknown) => {
       throw error instanceof RangeError ? new UsageError(error.message) : new UsageError(`${upstream.label}: listing its tools failed: ${(error as Error).message}`);

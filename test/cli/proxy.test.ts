@@ -65,7 +65,7 @@ describe('jtc proxy in front of a server, from jtc import', () => {
   });
 
   it('reports the listing at start: every contract served', () => {
-    expect(gateway.stderr()).toContain('jtc proxy: 6 tools: 6 served, 0 drifted (served with a warning), 0 refused, 0 missing upstream, 0 unchecked, 0 without a contract (not served)\n');
+    expect(gateway.stderr()).toContain('jtc proxy: 7 tools: 7 served, 0 drifted (served with a warning), 0 refused, 0 missing upstream, 0 unchecked, 0 without a contract (not served)\n');
   });
 
   for (const sdk of ['v1', 'v2'] as const) {
@@ -146,6 +146,23 @@ describe('jtc proxy: drift at the door', () => {
         await client.call('shift');
         await gateway.said('"echo": refused');
         expect(textOf(await client.call('echo', { text: 'hi' }))).toMatch(/^denied: the upstream's "echo" no longer holds to its contract/);
+        await client.close();
+      } finally {
+        await gateway.stop();
+      }
+    },
+    slow,
+  );
+
+  it(
+    'says so when the listing after tools/list_changed fails, and keeps the last listing',
+    async () => {
+      const gateway = await startGateway([imported(), '--stdio', shifting('before')]);
+      try {
+        const client = await connect('v2', gateway.url);
+        await client.call('unlist');
+        await gateway.said(/jtc proxy: listing upstream .* again after tools\/list_changed failed \(the last listing's policies stay\): .*the listing is down/);
+        expect((await client.call('echo', { text: 'hi' }))['structuredContent']).toEqual({ said: 'echo: hi' });
         await client.close();
       } finally {
         await gateway.stop();

@@ -83,6 +83,8 @@ export interface ProxyToolsOptions {
   readonly timeoutMs?: number;
   /** Hears every listing's report: at start and after each `tools/list_changed`. What it throws is ignored. */
   readonly onReport?: (report: ProxyReport) => void;
+  /** Hears why a listing after a `tools/list_changed` failed: the last report's policies stay. What it throws is ignored. */
+  readonly onRefreshFailed?: (error: unknown) => void;
   /** Hears each output of a tool whose contract accepts any output. What it throws is ignored. */
   readonly onSample?: (sample: OutputSample) => void;
 }
@@ -239,7 +241,13 @@ export async function proxyTools(runtime: CapabilityRuntime, upstream: ProxyUpst
   let refreshing: Promise<unknown> = Promise.resolve();
   upstream.setNotificationHandler?.('notifications/tools/list_changed', () => {
     // One listing at a time, in the order the notifications came; a failed one keeps the last report.
-    refreshing = refreshing.then(refresh).catch(() => undefined);
+    refreshing = refreshing.then(refresh).catch((error: unknown) => {
+      try {
+        options.onRefreshFailed?.(error);
+      } catch {
+        // The listener is the host's: the gateway serves on.
+      }
+    });
   });
   return {
     get report() {

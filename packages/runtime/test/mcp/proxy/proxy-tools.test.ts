@@ -255,18 +255,24 @@ describe('proxyTools holds the upstream to its contracts', () => {
 describe('proxyTools in front of a 2026-07-28 upstream', () => {
   // The upstream is the runtime's own HTTP handler; its tool asks its client a question through
   // input_required, which the gateway asks its own client (at either revision) and answers.
-  const ask = compileContract(JSON.stringify({ name: 'people.ask', description: 'Asks a name.', input: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'], additionalProperties: false }, output: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } })) as unknown as AnyContract;
+  const ask = compileContract(
+    JSON.stringify({ name: 'people.ask', description: 'Asks a name.', input: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'], additionalProperties: false }, output: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } }),
+  ) as unknown as AnyContract;
   const nameSchema = { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] };
   const nameAnswer = compileContract(JSON.stringify({ name: 'name.answer', description: 'A name.', input: nameSchema, output: {} })).input as never;
 
   async function modernUpstream(): Promise<{ client: ClientV2; calls: () => number }> {
     const runtime = new CapabilityRuntime();
     let calls = 0;
-    runtime.registerTypedJsonTool(ToolPolicy.json('people.ask'), ask as never, (async (input: { greeting: string }, request: ToolRequest<unknown>) => {
-      calls++;
-      const answer = await mcpElicit(request, { key: 'who', message: 'Your name?', requestedSchema: nameSchema, validator: nameAnswer });
-      return { text: answer.status === 'accepted' ? `${input.greeting}, ${(answer.value as { name: string }).name}` : answer.status };
-    }) as never);
+    runtime.registerTypedJsonTool(
+      ToolPolicy.json('people.ask'),
+      ask as never,
+      (async (input: { greeting: string }, request: ToolRequest<unknown>) => {
+        calls++;
+        const answer = await mcpElicit(request, { key: 'who', message: 'Your name?', requestedSchema: nameSchema, validator: nameAnswer });
+        return { text: answer.status === 'accepted' ? `${input.greeting}, ${(answer.value as { name: string }).name}` : answer.status };
+      }) as never,
+    );
     const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'modern', version: '1.0.0' }, requestState: { key: 'a key of at least thirty-two bytes, for the tests' } });
     const client = new ClientV2({ name: 'gateway', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new HttpV2(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
@@ -274,30 +280,34 @@ describe('proxyTools in front of a 2026-07-28 upstream', () => {
   }
 
   for (const sdk of ['v1', 'v2'] as const) {
-    it(`passes the upstream's input_required rounds to an SDK ${sdk} client and its answers back`, async () => {
-      const upstream = await modernUpstream();
-      const runtime = new CapabilityRuntime();
-      await proxyTools(runtime, upstream.client as never, { ask });
-      const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'gateway', version: '1.0.0' }, requestState: { key: 'another key of at least thirty-two bytes' } });
-      const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
-      let result: unknown;
-      if (sdk === 'v1') {
-        const client = new ClientV1({ name: 'agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-        client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
-        await client.connect(new HttpV1(new URL('http://127.0.0.1/mcp'), { fetch }));
-        result = await client.callTool({ name: 'people.ask', arguments: { greeting: 'Hello' } });
-        await client.close();
-      } else {
-        const client = new ClientV2({ name: 'agent', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-        client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
-        await client.connect(new HttpV2(new URL('http://127.0.0.1/mcp'), { fetch }));
-        result = await client.callTool({ name: 'people.ask', arguments: { greeting: 'Hello' } });
-        await client.close();
-      }
-      expect((result as { structuredContent: unknown }).structuredContent).toEqual({ text: 'Hello, Ada' });
-      // The upstream's tool ran once per upstream round: asked, then answered.
-      expect(upstream.calls()).toBeGreaterThanOrEqual(2);
-      await upstream.client.close();
-    }, slow);
+    it(
+      `passes the upstream's input_required rounds to an SDK ${sdk} client and its answers back`,
+      async () => {
+        const upstream = await modernUpstream();
+        const runtime = new CapabilityRuntime();
+        await proxyTools(runtime, upstream.client as never, { ask });
+        const handler = mcpHttpHandler(runtime, { serverInfo: { name: 'gateway', version: '1.0.0' }, requestState: { key: 'another key of at least thirty-two bytes' } });
+        const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+        let result: unknown;
+        if (sdk === 'v1') {
+          const client = new ClientV1({ name: 'agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+          client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
+          await client.connect(new HttpV1(new URL('http://127.0.0.1/mcp'), { fetch }));
+          result = await client.callTool({ name: 'people.ask', arguments: { greeting: 'Hello' } });
+          await client.close();
+        } else {
+          const client = new ClientV2({ name: 'agent', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+          client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
+          await client.connect(new HttpV2(new URL('http://127.0.0.1/mcp'), { fetch }));
+          result = await client.callTool({ name: 'people.ask', arguments: { greeting: 'Hello' } });
+          await client.close();
+        }
+        expect((result as { structuredContent: unknown }).structuredContent).toEqual({ text: 'Hello, Ada' });
+        // The upstream's tool ran once per upstream round: asked, then answered.
+        expect(upstream.calls()).toBeGreaterThanOrEqual(2);
+        await upstream.client.close();
+      },
+      slow,
+    );
   }
 });
