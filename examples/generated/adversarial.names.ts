@@ -353,9 +353,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property15: unknown;
     let property16: unknown;
     let property17: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "\"quoted\"":
           property0 = value[key];
@@ -618,9 +618,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "constructor":
           property0 = value[key];
@@ -680,9 +680,9 @@ function collectOutputProto(value: unknown, path: PathSegment[], issues: Validat
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "__proto__":
           property0 = value[key];

@@ -1147,9 +1147,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property125: unknown;
     let property126: unknown;
     let property127: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "flag_000":
           property0 = value[key];
@@ -2221,9 +2221,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "choice":
           property0 = value[key];
@@ -2290,9 +2290,9 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2343,9 +2343,9 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2396,9 +2396,9 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2449,9 +2449,9 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2502,9 +2502,9 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2555,9 +2555,9 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2608,9 +2608,9 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2661,9 +2661,9 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2714,9 +2714,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2767,9 +2767,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2820,9 +2820,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2873,9 +2873,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2926,9 +2926,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -2979,9 +2979,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3032,9 +3032,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3085,9 +3085,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3138,9 +3138,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3191,9 +3191,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3244,9 +3244,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3297,9 +3297,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3350,9 +3350,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3403,9 +3403,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3456,9 +3456,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3509,9 +3509,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3562,9 +3562,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3615,9 +3615,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3668,9 +3668,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3721,9 +3721,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3774,9 +3774,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];
@@ -3827,9 +3827,9 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "next":
           property0 = value[key];

@@ -152,9 +152,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "left":
           property0 = value[key];
@@ -210,9 +210,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "total":
           property0 = value[key];

@@ -313,9 +313,9 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
     let property6: unknown;
     let property7: unknown;
     let property8: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "query":
           property0 = value[key];
@@ -485,9 +485,9 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
     let later: [string, unknown][] | undefined;
     let property0: unknown;
     let property1: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "after":
           property0 = value[key];
@@ -563,9 +563,9 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     let property0: unknown;
     let property1: unknown;
     let property2: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "hits":
           property0 = value[key];
@@ -678,9 +678,9 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
     let property0: unknown;
     let property1: unknown;
     let property2: unknown;
-    const inherited = !objectPrototypeIsClean();
+    const ownKeys = objectPrototypeIsClean() ? undefined : new Set(Object.keys(value));
     for (const key in value) {
-      if (inherited && !Object.hasOwn(value, key)) continue;
+      if (ownKeys !== undefined && !ownKeys.has(key)) continue;
       switch (key) {
         case "id":
           property0 = value[key];

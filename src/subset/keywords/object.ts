@@ -203,12 +203,14 @@ function emitCollect(rules: ObjectRules, scope: EmitScope): Code {
   const member = Code.identifier('member');
   const other = closed ? keepForLater(code`undefined`) : lines([code`const ${member} = ${value}[${key}];`, code`if (!${Code.helper('isJsonValue')}(${member})) ${keepForLater(member)}`]);
   // for…in visits an inherited key only where Object.prototype has an enumerable one, tested once
-  // per object before its walk, instead of an Object.hasOwn call per key.
-  const inherited = Code.identifier('inherited');
+  // per object before its walk. Then the object's own keys are the ones Object.keys lists (what
+  // JSON.stringify sees): Object.hasOwn would take an inherited key for an own one on a Proxy whose
+  // `ownKeys` leaves out a property its `getOwnPropertyDescriptor` still reports.
+  const ownKeys = Code.identifier('ownKeys');
   const loop = lines([
-    code`const ${inherited} = !objectPrototypeIsClean();`,
+    code`const ${ownKeys} = objectPrototypeIsClean() ? undefined : new Set(Object.keys(${value}));`,
     code`for (const ${key} in ${value}) {`,
-    code`if (${inherited} && !Object.hasOwn(${value}, ${key})) continue;`,
+    code`if (${ownKeys} !== undefined && !${ownKeys}.has(${key})) continue;`,
     ...(cases.length > 0 ? [code`switch (${key}) {`, ...cases, code`}`] : []),
     // Past what a result keeps, keys are still walked for the declared properties, but nothing else is read.
     code`if (${full}) continue;`,
