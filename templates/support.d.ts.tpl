@@ -64,8 +64,8 @@ export interface Validator<T> {
 
 export declare const maxIssues = {{maxIssues}};
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-export declare function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue;
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+export declare function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue;
 
 {{helpers}}
 
@@ -81,7 +81,7 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-export type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
+export type Collector = (value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from

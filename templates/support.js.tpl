@@ -4,12 +4,8 @@
 
 export const maxIssues = {{maxIssues}};
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-export function issue(path, schemaPath, keyword, message, params) {
-  let instancePath = "";
-  for (const segment of path) {
-    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
-  }
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+export function issue(path, instancePath, schemaPath, keyword, message, params) {
   return { instancePath, schemaPath, keyword, message, params, path };
 }
 
@@ -29,7 +25,7 @@ export function objectPrototypeIsClean() {
 /** Every issue of a value, from one root's issue pass. */
 export function collectIssues(collect, value) {
   const issues = [];
-  collect(value, [], issues, "#");
+  collect(value, [], "", issues, "#");
   return issues;
 }
 
@@ -43,13 +39,13 @@ export function validateWith(check, collect, value) {
     if (issues.length === 0) {
       if (!clean)
         return { ok: true, value: value };
-      issues.push(issue([], "#", "type", "does not match the schema", {}));
+      issues.push(issue([], "", "#", "type", "does not match the schema", {}));
     }
     const truncated = issues.length > maxIssues;
     return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
   }
   catch (error) {
-    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+    return { ok: false, issues: [issue([], "", "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
   }
 }
 

@@ -44,12 +44,8 @@ export interface Validator<T> {
 
 export const maxIssues = {{maxIssues}};
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-export function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  let instancePath = "";
-  for (const segment of path) {
-    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
-  }
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+export function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   return { instancePath, schemaPath, keyword, message, params, path };
 }
 
@@ -67,7 +63,7 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-export type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
+export type Collector = (value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
@@ -82,7 +78,7 @@ export function objectPrototypeIsClean(): boolean {
 /** Every issue of a value, from one root's issue pass. */
 export function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  collect(value, [], issues, "#");
+  collect(value, [], "", issues, "#");
   return issues;
 }
 
@@ -94,12 +90,12 @@ export function validateWith<T>(check: (value: unknown) => boolean, collect: Col
     const issues = collectIssues(collect, value);
     if (issues.length === 0) {
       if (!clean) return { ok: true, value: value as T };
-      issues.push(issue([], "#", "type", "does not match the schema", {}));
+      issues.push(issue([], "", "#", "type", "does not match the schema", {}));
     }
     const truncated = issues.length > maxIssues;
     return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
   } catch (error) {
-    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+    return { ok: false, issues: [issue([], "", "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
   }
 }
 

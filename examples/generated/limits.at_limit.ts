@@ -275,12 +275,8 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  let instancePath = "";
-  for (const segment of path) {
-    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
-  }
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   return { instancePath, schemaPath, keyword, message, params, path };
 }
 
@@ -1014,9 +1010,9 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -1668,388 +1664,388 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       (later ??= []).push([key, undefined]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
+      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], pointer + "/flag_000", schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
     }
     if (property1 !== undefined) {
-      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
+      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], pointer + "/flag_001", schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
     }
     if (property2 !== undefined) {
-      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
+      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], pointer + "/flag_002", schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
     }
     if (property3 !== undefined) {
-      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
+      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], pointer + "/flag_003", schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
     }
     if (property4 !== undefined) {
-      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
+      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], pointer + "/flag_004", schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
     }
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], pointer + "/flag_005", schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
     if (property6 !== undefined) {
-      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
+      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], pointer + "/flag_006", schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
     }
     if (property7 !== undefined) {
-      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
+      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], pointer + "/flag_007", schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
     }
     if (property8 !== undefined) {
-      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
+      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], pointer + "/flag_008", schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
     }
     if (property9 !== undefined) {
-      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
+      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], pointer + "/flag_009", schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
     }
     if (property10 !== undefined) {
-      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
+      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], pointer + "/flag_010", schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
     }
     if (property11 !== undefined) {
-      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
+      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], pointer + "/flag_011", schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
     }
     if (property12 !== undefined) {
-      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
+      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], pointer + "/flag_012", schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
     }
     if (property13 !== undefined) {
-      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
+      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], pointer + "/flag_013", schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
     }
     if (property14 !== undefined) {
-      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
+      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], pointer + "/flag_014", schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
     }
     if (property15 !== undefined) {
-      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
+      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], pointer + "/flag_015", schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
     }
     if (property16 !== undefined) {
-      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
+      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], pointer + "/flag_016", schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
     }
     if (property17 !== undefined) {
-      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
+      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], pointer + "/flag_017", schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
     }
     if (property18 !== undefined) {
-      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
+      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], pointer + "/flag_018", schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
     }
     if (property19 !== undefined) {
-      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
+      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], pointer + "/flag_019", schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
     }
     if (property20 !== undefined) {
-      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
+      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], pointer + "/flag_020", schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
     }
     if (property21 !== undefined) {
-      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
+      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], pointer + "/flag_021", schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
     }
     if (property22 !== undefined) {
-      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
+      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], pointer + "/flag_022", schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
     }
     if (property23 !== undefined) {
-      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
+      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], pointer + "/flag_023", schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
     }
     if (property24 !== undefined) {
-      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
+      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], pointer + "/flag_024", schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
     }
     if (property25 !== undefined) {
-      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
+      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], pointer + "/flag_025", schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
     }
     if (property26 !== undefined) {
-      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
+      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], pointer + "/flag_026", schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
     }
     if (property27 !== undefined) {
-      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
+      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], pointer + "/flag_027", schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
     }
     if (property28 !== undefined) {
-      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
+      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], pointer + "/flag_028", schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
     }
     if (property29 !== undefined) {
-      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
+      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], pointer + "/flag_029", schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
     }
     if (property30 !== undefined) {
-      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
+      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], pointer + "/flag_030", schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
     }
     if (property31 !== undefined) {
-      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
+      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], pointer + "/flag_031", schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
     }
     if (property32 !== undefined) {
-      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
+      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], pointer + "/flag_032", schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
     }
     if (property33 !== undefined) {
-      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
+      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], pointer + "/flag_033", schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
     }
     if (property34 !== undefined) {
-      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
+      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], pointer + "/flag_034", schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
     }
     if (property35 !== undefined) {
-      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
+      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], pointer + "/flag_035", schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
     }
     if (property36 !== undefined) {
-      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
+      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], pointer + "/flag_036", schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
     }
     if (property37 !== undefined) {
-      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
+      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], pointer + "/flag_037", schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
     }
     if (property38 !== undefined) {
-      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
+      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], pointer + "/flag_038", schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
     }
     if (property39 !== undefined) {
-      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
+      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], pointer + "/flag_039", schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
     }
     if (property40 !== undefined) {
-      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
+      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], pointer + "/flag_040", schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
     }
     if (property41 !== undefined) {
-      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
+      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], pointer + "/flag_041", schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
     }
     if (property42 !== undefined) {
-      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
+      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], pointer + "/flag_042", schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
     }
     if (property43 !== undefined) {
-      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
+      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], pointer + "/flag_043", schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
     }
     if (property44 !== undefined) {
-      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
+      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], pointer + "/flag_044", schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
     }
     if (property45 !== undefined) {
-      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
+      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], pointer + "/flag_045", schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
     }
     if (property46 !== undefined) {
-      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
+      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], pointer + "/flag_046", schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
     }
     if (property47 !== undefined) {
-      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
+      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], pointer + "/flag_047", schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
     }
     if (property48 !== undefined) {
-      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
+      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], pointer + "/flag_048", schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
     }
     if (property49 !== undefined) {
-      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
+      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], pointer + "/flag_049", schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
     }
     if (property50 !== undefined) {
-      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
+      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], pointer + "/flag_050", schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
     }
     if (property51 !== undefined) {
-      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
+      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], pointer + "/flag_051", schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
     }
     if (property52 !== undefined) {
-      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
+      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], pointer + "/flag_052", schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
     }
     if (property53 !== undefined) {
-      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
+      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], pointer + "/flag_053", schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
     }
     if (property54 !== undefined) {
-      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
+      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], pointer + "/flag_054", schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
     }
     if (property55 !== undefined) {
-      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
+      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], pointer + "/flag_055", schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
     }
     if (property56 !== undefined) {
-      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
+      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], pointer + "/flag_056", schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
     }
     if (property57 !== undefined) {
-      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
+      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], pointer + "/flag_057", schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
     }
     if (property58 !== undefined) {
-      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
+      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], pointer + "/flag_058", schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
     }
     if (property59 !== undefined) {
-      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
+      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], pointer + "/flag_059", schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
     }
     if (property60 !== undefined) {
-      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
+      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], pointer + "/flag_060", schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
     }
     if (property61 !== undefined) {
-      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
+      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], pointer + "/flag_061", schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
     }
     if (property62 !== undefined) {
-      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
+      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], pointer + "/flag_062", schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
     }
     if (property63 !== undefined) {
-      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
+      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], pointer + "/flag_063", schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
     }
     if (property64 !== undefined) {
-      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
+      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], pointer + "/flag_064", schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
     }
     if (property65 !== undefined) {
-      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
+      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], pointer + "/flag_065", schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
     }
     if (property66 !== undefined) {
-      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
+      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], pointer + "/flag_066", schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
     }
     if (property67 !== undefined) {
-      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
+      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], pointer + "/flag_067", schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
     }
     if (property68 !== undefined) {
-      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
+      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], pointer + "/flag_068", schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
     }
     if (property69 !== undefined) {
-      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
+      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], pointer + "/flag_069", schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
     }
     if (property70 !== undefined) {
-      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
+      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], pointer + "/flag_070", schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
     }
     if (property71 !== undefined) {
-      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
+      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], pointer + "/flag_071", schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
     }
     if (property72 !== undefined) {
-      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
+      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], pointer + "/flag_072", schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
     }
     if (property73 !== undefined) {
-      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
+      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], pointer + "/flag_073", schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
     }
     if (property74 !== undefined) {
-      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
+      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], pointer + "/flag_074", schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
     }
     if (property75 !== undefined) {
-      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
+      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], pointer + "/flag_075", schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
     }
     if (property76 !== undefined) {
-      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
+      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], pointer + "/flag_076", schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
     }
     if (property77 !== undefined) {
-      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
+      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], pointer + "/flag_077", schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
     }
     if (property78 !== undefined) {
-      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
+      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], pointer + "/flag_078", schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
     }
     if (property79 !== undefined) {
-      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
+      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], pointer + "/flag_079", schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
     }
     if (property80 !== undefined) {
-      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
+      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], pointer + "/flag_080", schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
     }
     if (property81 !== undefined) {
-      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
+      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], pointer + "/flag_081", schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
     }
     if (property82 !== undefined) {
-      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
+      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], pointer + "/flag_082", schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
     }
     if (property83 !== undefined) {
-      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
+      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], pointer + "/flag_083", schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
     }
     if (property84 !== undefined) {
-      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
+      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], pointer + "/flag_084", schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
     }
     if (property85 !== undefined) {
-      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
+      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], pointer + "/flag_085", schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
     }
     if (property86 !== undefined) {
-      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
+      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], pointer + "/flag_086", schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
     }
     if (property87 !== undefined) {
-      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
+      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], pointer + "/flag_087", schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
     }
     if (property88 !== undefined) {
-      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
+      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], pointer + "/flag_088", schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
     }
     if (property89 !== undefined) {
-      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
+      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], pointer + "/flag_089", schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
     }
     if (property90 !== undefined) {
-      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
+      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], pointer + "/flag_090", schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
     }
     if (property91 !== undefined) {
-      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
+      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], pointer + "/flag_091", schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
     }
     if (property92 !== undefined) {
-      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
+      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], pointer + "/flag_092", schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
     }
     if (property93 !== undefined) {
-      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
+      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], pointer + "/flag_093", schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
     }
     if (property94 !== undefined) {
-      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
+      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], pointer + "/flag_094", schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
     }
     if (property95 !== undefined) {
-      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
+      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], pointer + "/flag_095", schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
     }
     if (property96 !== undefined) {
-      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
+      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], pointer + "/flag_096", schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
     }
     if (property97 !== undefined) {
-      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
+      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], pointer + "/flag_097", schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
     }
     if (property98 !== undefined) {
-      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
+      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], pointer + "/flag_098", schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
     }
     if (property99 !== undefined) {
-      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
+      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], pointer + "/flag_099", schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
     }
     if (property100 !== undefined) {
-      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
+      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], pointer + "/flag_100", schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
     }
     if (property101 !== undefined) {
-      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
+      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], pointer + "/flag_101", schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
     }
     if (property102 !== undefined) {
-      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
+      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], pointer + "/flag_102", schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
     }
     if (property103 !== undefined) {
-      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
+      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], pointer + "/flag_103", schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
     }
     if (property104 !== undefined) {
-      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
+      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], pointer + "/flag_104", schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
     }
     if (property105 !== undefined) {
-      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
+      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], pointer + "/flag_105", schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
     }
     if (property106 !== undefined) {
-      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
+      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], pointer + "/flag_106", schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
     }
     if (property107 !== undefined) {
-      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
+      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], pointer + "/flag_107", schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
     }
     if (property108 !== undefined) {
-      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
+      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], pointer + "/flag_108", schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
     }
     if (property109 !== undefined) {
-      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
+      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], pointer + "/flag_109", schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
     }
     if (property110 !== undefined) {
-      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
+      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], pointer + "/flag_110", schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
     }
     if (property111 !== undefined) {
-      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
+      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], pointer + "/flag_111", schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
     }
     if (property112 !== undefined) {
-      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
+      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], pointer + "/flag_112", schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
     }
     if (property113 !== undefined) {
-      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
+      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], pointer + "/flag_113", schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
     }
     if (property114 !== undefined) {
-      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
+      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], pointer + "/flag_114", schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
     }
     if (property115 !== undefined) {
-      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
+      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], pointer + "/flag_115", schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
     }
     if (property116 !== undefined) {
-      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
+      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], pointer + "/flag_116", schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
     }
     if (property117 !== undefined) {
-      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
+      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], pointer + "/flag_117", schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
     }
     if (property118 !== undefined) {
-      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
+      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], pointer + "/flag_118", schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
     }
     if (property119 !== undefined) {
-      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
+      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], pointer + "/flag_119", schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
     }
     if (property120 !== undefined) {
-      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
+      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], pointer + "/flag_120", schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
     }
     if (property121 !== undefined) {
-      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
+      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], pointer + "/flag_121", schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
     }
     if (property122 !== undefined) {
-      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
+      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], pointer + "/flag_122", schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
     }
     if (property123 !== undefined) {
-      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
+      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], pointer + "/flag_123", schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
     }
     if (property124 !== undefined) {
-      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
+      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], pointer + "/flag_124", schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
     }
     if (property125 !== undefined) {
-      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
+      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], pointer + "/flag_125", schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
     }
     if (property126 !== undefined) {
-      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
+      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], pointer + "/flag_126", schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
     }
     if (property127 !== undefined) {
-      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
+      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], pointer + "/flag_127", schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -2183,10 +2179,10 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
           case "flag_125":
           case "flag_126":
           case "flag_127":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
       }
     }
   }
@@ -2214,9 +2210,9 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2240,14 +2236,14 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
     }
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue([...path, "choice"], pointer + "/choice", schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
-        if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
+        if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], pointer + "/choice", schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
       }
     }
     if (property1 !== undefined) {
       path.push("deep");
-      collectOutputDeep(property1, path, issues, schemaPath + "/properties/deep");
+      collectOutputDeep(property1, path, pointer + "/deep", issues, schemaPath + "/properties/deep");
       path.pop();
     }
     if (later !== undefined) {
@@ -2256,10 +2252,10 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
         switch (key) {
           case "choice":
           case "deep":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2284,9 +2280,9 @@ function checkOutputDeep(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeep(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeep(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2303,16 +2299,16 @@ function collectOutputDeep(value: unknown, path: PathSegment[], issues: Validati
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2337,9 +2333,9 @@ function checkOutputDeepNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2356,16 +2352,16 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], issues: Vali
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2390,9 +2386,9 @@ function checkOutputDeepNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2409,16 +2405,16 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], issues: 
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2443,9 +2439,9 @@ function checkOutputDeepNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2462,16 +2458,16 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], issu
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2496,9 +2492,9 @@ function checkOutputDeepNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2515,16 +2511,16 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2549,9 +2545,9 @@ function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2568,16 +2564,16 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2602,9 +2598,9 @@ function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2621,16 +2617,16 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2655,9 +2651,9 @@ function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2674,16 +2670,16 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2708,9 +2704,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolea
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2727,16 +2723,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2761,9 +2757,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): bo
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2780,16 +2776,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2814,9 +2810,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown)
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2833,16 +2829,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2867,9 +2863,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unkn
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2886,16 +2882,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2920,9 +2916,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: 
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2939,16 +2935,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -2973,9 +2969,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(val
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2992,16 +2988,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3026,9 +3022,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3045,16 +3041,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3079,9 +3075,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3098,16 +3094,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3132,9 +3128,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3151,16 +3147,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3185,9 +3181,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3204,16 +3200,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3238,9 +3234,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3257,16 +3253,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3291,9 +3287,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3310,16 +3306,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3344,9 +3340,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3363,16 +3359,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3397,9 +3393,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3416,16 +3412,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3450,9 +3446,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3469,16 +3465,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3503,9 +3499,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3522,16 +3518,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3556,9 +3552,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3575,16 +3571,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3609,9 +3605,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3628,16 +3624,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3662,9 +3658,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3681,16 +3677,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3715,9 +3711,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3734,16 +3730,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3768,9 +3764,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3787,16 +3783,16 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
-      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, issues, schemaPath + "/properties/next");
+      collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
       path.pop();
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3821,9 +3817,9 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
   return true;
 }
 
-function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3840,14 +3836,14 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -3865,7 +3861,7 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
+type Collector = (value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
@@ -3880,7 +3876,7 @@ function objectPrototypeIsClean(): boolean {
 /** Every issue of a value, from one root's issue pass. */
 function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  collect(value, [], issues, "#");
+  collect(value, [], "", issues, "#");
   return issues;
 }
 
@@ -3892,12 +3888,12 @@ function validateWith<T>(check: (value: unknown) => boolean, collect: Collector,
     const issues = collectIssues(collect, value);
     if (issues.length === 0) {
       if (!clean) return { ok: true, value: value as T };
-      issues.push(issue([], "#", "type", "does not match the schema", {}));
+      issues.push(issue([], "", "#", "type", "does not match the schema", {}));
     }
     const truncated = issues.length > maxIssues;
     return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
   } catch (error) {
-    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+    return { ok: false, issues: [issue([], "", "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
   }
 }
 

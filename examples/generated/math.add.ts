@@ -65,12 +65,8 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  let instancePath = "";
-  for (const segment of path) {
-    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
-  }
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   return { instancePath, schemaPath, keyword, message, params, path };
 }
 
@@ -145,9 +141,9 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -167,19 +163,19 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], pointer + "/left", schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     if (property1 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
+      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], pointer + "/right", schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
     }
     if (later !== undefined) {
       for (const [key] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
       }
     }
   }
@@ -204,9 +200,9 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -222,14 +218,14 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], pointer + "/total", schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
     }
     if (later !== undefined) {
       for (const [key] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
       }
     }
   }
@@ -247,7 +243,7 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
+type Collector = (value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
@@ -262,7 +258,7 @@ function objectPrototypeIsClean(): boolean {
 /** Every issue of a value, from one root's issue pass. */
 function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  collect(value, [], issues, "#");
+  collect(value, [], "", issues, "#");
   return issues;
 }
 
@@ -274,12 +270,12 @@ function validateWith<T>(check: (value: unknown) => boolean, collect: Collector,
     const issues = collectIssues(collect, value);
     if (issues.length === 0) {
       if (!clean) return { ok: true, value: value as T };
-      issues.push(issue([], "#", "type", "does not match the schema", {}));
+      issues.push(issue([], "", "#", "type", "does not match the schema", {}));
     }
     const truncated = issues.length > maxIssues;
     return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
   } catch (error) {
-    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+    return { ok: false, issues: [issue([], "", "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
   }
 }
 

@@ -104,12 +104,8 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy). */
-function issue(path: PathSegment[], schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  let instancePath = "";
-  for (const segment of path) {
-    instancePath += "/" + (typeof segment === "number" || !(segment.includes("~") || segment.includes("/")) ? segment : segment.replaceAll("~", "~0").replaceAll("/", "~1"));
-  }
+/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
+function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
   return { instancePath, schemaPath, keyword, message, params, path };
 }
 
@@ -299,9 +295,9 @@ function checkInput(value: unknown): boolean {
   return true;
 }
 
-function collectInput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -357,56 +353,56 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
     } else {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "query"], schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
       } else {
-        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }));
-        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
+        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }));
+        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
       }
     }
     if (property1 !== undefined) {
       path.push("tags");
-      collectInputTags(property1, path, issues, schemaPath + "/properties/tags");
+      collectInputTags(property1, path, pointer + "/tags", issues, schemaPath + "/properties/tags");
       path.pop();
     }
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue([...path, "sort"], pointer + "/sort", schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
-        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
+        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], pointer + "/sort", schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
       }
     }
     if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
-        issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
+        issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
       } else {
-        if (property3 < 1) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
-        if (property3 > 100) issues.push(issue([...path, "limit"], schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
+        if (property3 < 1) issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
+        if (property3 > 100) issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
       }
     }
     if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
-        issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
+        issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
       } else {
-        if (property4 < 0) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
-        if (property4 > 1) issues.push(issue([...path, "minScore"], schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
+        if (property4 < 0) issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
+        if (property4 > 1) issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
       }
     }
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], pointer + "/archived", schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
     }
     if (property6 !== undefined) {
-      if (property6 !== null) issues.push(issue([...path, "cursor"], schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
+      if (property6 !== null) issues.push(issue([...path, "cursor"], pointer + "/cursor", schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
     }
     if (property7 !== undefined) {
       path.push("filters");
-      collectInputFilters(property7, path, issues, schemaPath + "/properties/filters");
+      collectInputFilters(property7, path, pointer + "/filters", issues, schemaPath + "/properties/filters");
       path.pop();
     }
     if (property8 !== undefined) {
-      if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
+      if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], pointer + "/extra", schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -420,10 +416,10 @@ function collectInput(value: unknown, path: PathSegment[], issues: ValidationIss
           case "cursor":
           case "filters":
           case "extra":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
       }
     }
   }
@@ -441,17 +437,17 @@ function checkInputTags(value: unknown): boolean {
   return true;
 }
 
-function collectInputTags(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectInputTags(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
-    if (value.length > 10) issues.push(issue(path.slice(), schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
+    if (value.length > 10) issues.push(issue(path.slice(), pointer, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (typeof item !== "string") {
-        issues.push(issue([...path, i], schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
+        issues.push(issue([...path, i], pointer + "/" + i, schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
       } else {
-        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue([...path, i], schemaPath + "/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }));
+        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue([...path, i], pointer + "/" + i, schemaPath + "/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }));
       }
     }
   }
@@ -478,9 +474,9 @@ function checkInputFilters(value: unknown): boolean {
   return true;
 }
 
-function collectInputFilters(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectInputFilters(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -503,10 +499,10 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "after"], schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue([...path, "after"], pointer + "/after", schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     if (property1 !== undefined) {
-      if (typeof property1 !== "string") issues.push(issue([...path, "before"], schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
+      if (typeof property1 !== "string") issues.push(issue([...path, "before"], pointer + "/before", schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
@@ -514,10 +510,10 @@ function collectInputFilters(value: unknown, path: PathSegment[], issues: Valida
         switch (key) {
           case "after":
           case "before":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
       }
     }
   }
@@ -555,9 +551,9 @@ function checkOutput(value: unknown): boolean {
   return true;
 }
 
-function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -583,19 +579,19 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
     } else {
       path.push("hits");
-      collectOutputHits(property0, path, issues, schemaPath + "/properties/hits");
+      collectOutputHits(property0, path, pointer + "/hits", issues, schemaPath + "/properties/hits");
       path.pop();
     }
     if (property1 !== undefined) {
-      if (!isJsonValue(property1)) issues.push(issue([...path, "next"], schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
-      if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
+      if (!isJsonValue(property1)) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
+      if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
     }
     if (property2 !== undefined) {
-      if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
-      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
+      if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], pointer + "/shape", schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
+      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], pointer + "/shape", schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -603,10 +599,10 @@ function collectOutput(value: unknown, path: PathSegment[], issues: ValidationIs
         switch (key) {
           case "next":
           case "shape":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
       }
     }
   }
@@ -622,15 +618,15 @@ function checkOutputHits(value: unknown): boolean {
   return true;
 }
 
-function collectOutputHits(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputHits(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (!(objectPrototypeIsClean() && checkOutputHitsItems(item))) {
         path.push(i);
-        collectOutputHitsItems(item, path, issues, schemaPath + "/items");
+        collectOutputHitsItems(item, path, pointer + "/" + i, issues, schemaPath + "/items");
         path.pop();
       }
     }
@@ -670,9 +666,9 @@ function checkOutputHitsItems(value: unknown): boolean {
   return true;
 }
 
-function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string): void {
+function collectOutputHitsItems(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -697,20 +693,20 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
     } else {
-      if (typeof property0 !== "string") issues.push(issue([...path, "id"], schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue([...path, "id"], pointer + "/id", schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
     }
     if (property1 === undefined) {
-      issues.push(issue(path.slice(), schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
+      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
+      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], pointer + "/score", schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
     }
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue([...path, "snippet"], pointer + "/snippet", schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
       } else {
-        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
+        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], pointer + "/snippet", schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
       }
     }
     if (later !== undefined) {
@@ -718,10 +714,10 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], issues: Val
         if (issues.length > maxIssues) break;
         switch (key) {
           case "snippet":
-            issues.push(issue([...path, key], schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
             continue;
         }
-        issues.push(issue([...path, key], schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
+        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
       }
     }
   }
@@ -739,7 +735,7 @@ export interface ToolContract<I, O, N extends string = string> {
   readonly output: Validator<O>;
 }
 
-type Collector = (value: unknown, path: PathSegment[], issues: ValidationIssue[], schemaPath: string) => void;
+type Collector = (value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string) => void;
 
 /**
  * The fast path walks an object's keys with for…in, which also visits enumerable keys inherited from
@@ -754,7 +750,7 @@ function objectPrototypeIsClean(): boolean {
 /** Every issue of a value, from one root's issue pass. */
 function collectIssues(collect: Collector, value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  collect(value, [], issues, "#");
+  collect(value, [], "", issues, "#");
   return issues;
 }
 
@@ -766,12 +762,12 @@ function validateWith<T>(check: (value: unknown) => boolean, collect: Collector,
     const issues = collectIssues(collect, value);
     if (issues.length === 0) {
       if (!clean) return { ok: true, value: value as T };
-      issues.push(issue([], "#", "type", "does not match the schema", {}));
+      issues.push(issue([], "", "#", "type", "does not match the schema", {}));
     }
     const truncated = issues.length > maxIssues;
     return { ok: false, issues: truncated ? issues.slice(0, maxIssues) : issues, truncated };
   } catch (error) {
-    return { ok: false, issues: [issue([], "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
+    return { ok: false, issues: [issue([], "", "#", "type", "could not be read: " + describeThrown(error), {})], truncated: false };
   }
 }
 

@@ -129,7 +129,7 @@ export class ValidatorEmitter {
     const value = Code.identifier('value');
     const check = lines([code`function ${Code.identifier(names.checkName)}(value${Code.typeOnly(': unknown')})${Code.typeOnly(': boolean')} {`, this.nodeStatements(checkPass, node, value, functionPath, base), code`return true;`, code`}`]);
     const collect = lines([
-      code`function ${Code.identifier(names.collectName)}(value${Code.typeOnly(': unknown')}, path${Code.typeOnly(': PathSegment[]')}, issues${Code.typeOnly(': ValidationIssue[]')}, schemaPath${Code.typeOnly(': string')})${Code.typeOnly(': void')} {`,
+      code`function ${Code.identifier(names.collectName)}(value${Code.typeOnly(': unknown')}, path${Code.typeOnly(': PathSegment[]')}, pointer${Code.typeOnly(': string')}, issues${Code.typeOnly(': ValidationIssue[]')}, schemaPath${Code.typeOnly(': string')})${Code.typeOnly(': void')} {`,
       this.nodeStatements(collectPass, node, value, functionPath, base),
       code`}`,
     ]);

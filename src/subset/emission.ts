@@ -18,18 +18,32 @@ export interface ValidatorCode {
 
 /**
  * Where a value sits, for `collect`: the function's mutable path array and, for a value inline in
- * its parent's function, its key. Arrays are allocated only for an issue; a child function's call
- * pushes and pops the key instead.
+ * its parent's function, its key; and its JSON Pointer (the issue's `instancePath`), kept as the
+ * pass descends: each function takes its value's pointer as `pointer`, and a key's segment is
+ * appended where it is known (a declared name's escaped text is a constant of the module). Arrays
+ * are allocated only for an issue; a child function's call pushes and pops the key instead.
  */
 export interface PathRef {
   readonly base: Code;
   readonly key?: Code;
+  readonly pointer: Code;
 }
 
 /** The issue's own copy of its path: the pass keeps pushing to and popping from `path`. */
 const at = (path: PathRef): Code => (path.key === undefined ? code`${path.base}.slice()` : code`[...${path.base}, ${path.key}]`);
-export const functionPath: PathRef = { base: Code.identifier('path') };
-export const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
+const functionPointer = Code.identifier('pointer');
+export const functionPath: PathRef = { base: Code.identifier('path'), pointer: functionPointer };
+const escapeSegment = (segment: string): string => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+/** A declared property's name: its pointer segment is written out, escaped, at build time. */
+export const named = (name: string): PathRef => ({ base: functionPath.base, key: code`${name}`, pointer: code`${functionPointer} + ${`/${escapeSegment(name)}`}` });
+/** An array index, which needs no escaping. */
+export const indexed = (index: Code): PathRef => ({ base: functionPath.base, key: index, pointer: code`${functionPointer} + "/" + ${index}` });
+/** A key known only when the pass runs (an additional property), escaped there. */
+export const keyed = (key: Code): PathRef => ({
+  base: functionPath.base,
+  key,
+  pointer: code`${functionPointer} + "/" + (${key}.includes("~") || ${key}.includes("/") ? ${key}.replaceAll("~", "~0").replaceAll("/", "~1") : ${key})`,
+});
 
 /**
  * Schema paths in a shape's functions are relative to the shape, and `collect` takes the shape's own
@@ -39,7 +53,7 @@ export const keyed = (key: Code): PathRef => ({ base: functionPath.base, key });
 const schemaPathAt = (relative: string): Code => (relative === '' ? code`schemaPath` : code`schemaPath + ${relative}`);
 
 /** A statement adding one issue, in `collect`. */
-export const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
+export const issue = (path: PathRef, schemaPath: string, keyword: string, message: Code, params: Code): Code => code`issues.push(issue(${at(path)}, ${path.pointer}, ${schemaPathAt(schemaPath)}, ${keyword}, ${message}, ${params}));`;
 
 /**
  * How one pass renders the shared checks. `check` is the fast path: it returns false at the first
@@ -83,7 +97,7 @@ export const collectPass: Pass = {
   // `objectPrototypeIsClean` tells; the issue pass also runs where it does not. A property is
   // collected at once: checking it first would walk the failing path again at every level.
   child: (names, value, path, schemaPath, skipIfValid) => {
-    const call = code`${Code.identifier(names.collectName)}(${value}, ${path.base}, issues, ${schemaPathAt(schemaPath)});`;
+    const call = code`${Code.identifier(names.collectName)}(${value}, ${path.base}, ${path.pointer}, issues, ${schemaPathAt(schemaPath)});`;
     const collect = path.key === undefined ? call : lines([code`${path.base}.push(${path.key});`, call, code`${path.base}.pop();`]);
     return skipIfValid ? lines([code`if (!(objectPrototypeIsClean() && ${Code.identifier(names.checkName)}(${value}))) {`, collect, code`}`]) : collect;
   },

@@ -42,6 +42,9 @@ function pathProblem(issue: Issue, schema: Schema): string | undefined {
   if (typeof walk === 'string') return walk;
   if (reach(schema, walk.steps) === undefined) return `${issue.schemaPath} names no schema of the contract`;
   const below = walk.keyword !== undefined && reportedAtTheKey.has(walk.keyword) ? 1 : 0;
+  // The pointer is kept as the pass descends, apart from the path array: both must name one place.
+  const pointer = issue.path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  if (issue.instancePath !== pointer) return `${issue.instancePath} is not the JSON Pointer of ${JSON.stringify(issue.path)}`;
   if (issue.path.length !== walk.steps.length + below) return `${issue.instancePath} is not where ${issue.schemaPath} applies`;
   const mismatch = walk.steps.findIndex((step, i) => (step === itemStep ? typeof issue.path[i] !== 'number' : issue.path[i] !== step));
   return mismatch < 0 ? undefined : `${issue.instancePath} does not follow ${issue.schemaPath} at step ${mismatch}`;
@@ -50,7 +53,7 @@ function pathProblem(issue: Issue, schema: Schema): string | undefined {
 /**
  * Every issue names the schema it came from, even where schemas of one shape share their
  * functions: its schema path is a walk through the exported schema that the issue's instance path
- * follows step by step.
+ * follows step by step, and its `instancePath` is the JSON Pointer of its `path`.
  */
 describe('issue paths (property)', () => {
   // One random sub-schema used in three places guarantees that shapes are shared.

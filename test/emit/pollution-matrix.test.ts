@@ -68,6 +68,9 @@ function valuesFor(members: readonly Member[]): [string, unknown][] {
   const without = minimal.filter(([name]) => name !== first.name);
   const withHidden = own(without);
   Object.defineProperty(withHidden, first.name, { value: sample[first.type], enumerable: false });
+  // What a check that only counts keys would take: as many enumerable keys as declared names, and every name readable.
+  const hiddenAndExtra = own([...without, ['zzz', 1]]);
+  Object.defineProperty(hiddenAndExtra, first.name, { value: sample[first.type], enumerable: false });
   const withGetter = own(without);
   Object.defineProperty(withGetter, first.name, { get: () => sample[first.type], enumerable: true, configurable: true });
   const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, own(full));
@@ -78,6 +81,7 @@ function valuesFor(members: readonly Member[]): [string, unknown][] {
     [`no "${first.name}"`, own(without)],
     [`"${first.name}" of the wrong type`, own([...without, [first.name, wrong[first.type]]])],
     [`"${first.name}" own but not enumerable`, withHidden],
+    [`"${first.name}" own but not enumerable, and an extra key`, hiddenAndExtra],
     [`"${first.name}" an own getter`, withGetter],
     [`"${first.name}" inherited from a prototype of its own`, inheritedFromOwnPrototype],
     ['an extra key', own([...full, ['zzz', 1]])],

@@ -108,7 +108,7 @@ describe('schemas of one shape share their functions', () => {
   it('emits one check/collect pair for every schema of a shape, across input and output', () => {
     expect(source.match(/^function check/gm)).toHaveLength(5); // input, output, the reviewers array, the person, the bot
     expect(source).toContain('// #/properties/author (and 2 more schemas of this shape)');
-    expect(source.match(/^function collect\w+\(value: unknown, path: PathSegment\[\], issues: ValidationIssue\[\], schemaPath: string\): void \{/gm)).toHaveLength(5);
+    expect(source.match(/^function collect\w+\(value: unknown, path: PathSegment\[\], pointer: string, issues: ValidationIssue\[\], schemaPath: string\): void \{/gm)).toHaveLength(5);
     // A different bound is a different shape, whatever the annotations say.
     expect(source).toMatch(/^\/\/ #\/properties\/bot$/m);
   });

@@ -1,6 +1,6 @@
 import { Code, code, join, lines } from '../../codegen/code.js';
 import { rulesOf, type SchemaNode } from '../../ir/schema-node.js';
-import { keyed } from '../emission.js';
+import { indexed } from '../emission.js';
 import { countKeyword, invalidValue, reportAt, type KeywordDefinition, type TypedRuleFamily } from '../keyword.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
@@ -71,7 +71,7 @@ export const arrayRules: TypedRuleFamily<'array'> = {
     const { pass, schemaPath, value } = scope;
     // A hole reads as undefined (not JSON, refused), never as what a prototype holds at its index.
     const item = Code.identifier('item');
-    const itemPath = keyed(Code.identifier('i'));
+    const itemPath = indexed(Code.identifier('i'));
     const itemStatements = rules.items === undefined ? code`if (!${Code.helper('isJsonValue')}(${item})) ${pass.notJson(item, schemaPath, itemPath)}` : scope.child(rules.items, item, itemPath, `${scope.stem}Items`, true);
     return lines([bounds.emit(rules, scope), code`for (let i = 0; i < ${value}.length${Code.raw(pass.loopLimit)}; i++) {`, code`const item${Code.typeOnly(': unknown')} = Object.hasOwn(${value}, i) ? ${value}[i] : undefined;`, itemStatements, code`}`]);
   },
