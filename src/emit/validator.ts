@@ -1,10 +1,9 @@
 import type { AnyNode, SchemaNode } from '../ir/schema-node.js';
-import { checkPass, collectPass, functionPath, type EmitScope, type Pass, type PathRef, type ValidatorCode } from '../subset/emission.js';
+import { checkPass, collectPass, functionPath, type EmitScope, type Pass, type PathRef, type ValidatorCode, type EmitContext, type EmittedCheck } from '../subset/emission.js';
 import { enumValues } from '../subset/keywords/enum.js';
 import { objectTypeFailsFast, readsByName } from '../subset/keywords/object.js';
 import { keywordFamilies, ruleFamilies } from '../subset/keywords/index.js';
 import { typeKeyword } from '../subset/keywords/type.js';
-import type { EmitContext, EmittedCheck } from '../subset/keyword.js';
 import { Code, code, join, lines } from '../codegen/code.js';
 import { indentByBraces } from './format.js';
 import type { HelperName } from '../codegen/helpers.js';

@@ -1,7 +1,6 @@
 import { appendPointer } from '../diagnostics/diagnostic.js';
 import { Code, code, lines } from '../codegen/code.js';
 import type { SchemaNode } from '../ir/schema-node.js';
-import type { EmitContext, EmittedCheck } from './keyword.js';
 
 /**
  * The shape of generated validator functions, which keyword families write into and
@@ -9,6 +8,22 @@ import type { EmitContext, EmittedCheck } from './keyword.js';
  * path) and a `collect…` function (every issue, with its paths), both rendered from the same
  * checks by a pass.
  */
+
+/** What an emitter needs besides the rule: the number mode, and module-level constants. */
+export interface EmitContext {
+  readonly exactNumbers: boolean;
+  /** Declares a module-level constant (built once, at load) and returns its name. */
+  hoist(prefix: string, init: Code): Code;
+}
+
+export interface EmittedCheck {
+  /** An expression that is true when the value breaks the constraint. */
+  readonly fails: Code;
+  /** An expression for the issue's message, evaluated only on failure. */
+  readonly message: Code;
+  /** An object literal expression with the issue's parameters. */
+  readonly params: Code;
+}
 
 /** The functions of one shape. */
 export interface ValidatorCode {

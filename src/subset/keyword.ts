@@ -161,22 +161,6 @@ export interface TypeScope {
   jsonValue(): Code;
 }
 
-/** What an emitter needs besides the rule: the number mode, and module-level constants. */
-export interface EmitContext {
-  readonly exactNumbers: boolean;
-  /** Declares a module-level constant (built once, at load) and returns its name. */
-  hoist(prefix: string, init: Code): Code;
-}
-
-export interface EmittedCheck {
-  /** An expression that is true when the value breaks the constraint. */
-  readonly fails: Code;
-  /** An expression for the issue's message, evaluated only on failure. */
-  readonly message: Code;
-  /** An object literal expression with the issue's parameters. */
-  readonly params: Code;
-}
-
 /** Reports a problem at a keyword's value; returns undefined, the value a failed `read` gives. */
 export function reportAt(context: ReadContext, code: DiagnosticCode, node: JsonNode, message: string, hint?: string): undefined {
   const diagnostic: DiagnosticInput = { code, position: node.position, pointer: node.pointer, message };

@@ -16,7 +16,7 @@ import { isPlainObject } from '../../packages/runtime/src/support/is-plain-objec
 import { jsonEqual as jsonEqualDefault } from '../../packages/runtime/src/support/json-equal.default.js';
 import { jsonEqual as jsonEqualExact } from '../../packages/runtime/src/support/json-equal.exact.js';
 import { jsonNumber } from '../../packages/runtime/src/support/json-number.js';
-import { compareDecimals, isJsonNumber as runtimeIsJsonNumber, JsonNumber, parseDecimal } from '../../packages/runtime/src/json.js';
+import { compareDecimals, isJsonNumber as runtimeIsJsonNumber, JsonNumber, parseDecimal } from '../../packages/runtime/src/core/json.js';
 
 /** The support code generated modules carry, tested as the ordinary functions it is. */
 describe('support code', () => {

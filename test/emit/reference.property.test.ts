@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { broadSchema, hostileVersion, nearValue, type Schema } from '../support/arbitraries.js';
 import { compileSchema, realIssueMessages, type LoadedValidator } from '../support/load-module.js';
 import { referenceHolds, schemaText } from '../support/reference-validator.js';
-import { copyEnvelope, defaultEnvelopeLimits } from '../../packages/runtime/src/envelope.js';
+import { copyEnvelope, defaultEnvelopeLimits } from '../../packages/runtime/src/core/envelope.js';
 import { isPlainObject } from '../../packages/runtime/src/support/is-plain-object.js';
 
 /**

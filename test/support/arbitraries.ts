@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { JsonNumber, parseJson } from '../../packages/runtime/src/json.js';
+import { JsonNumber, parseJson } from '../../packages/runtime/src/core/json.js';
 import { Lexeme } from './reference-validator.js';
 
 /** A JSON Schema inside the contract subset, as a plain object. */

@@ -1,5 +1,5 @@
-import type { CallRecord } from './capability-runtime.js';
-import type { ToolErrorCode } from './errors.js';
+import type { CallRecord } from './core/capability-runtime.js';
+import type { ToolErrorCode } from './core/errors.js';
 
 /**
  * How a call ended, in a closed set a host can act on without reading error text (a failure

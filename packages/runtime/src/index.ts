@@ -20,13 +20,13 @@ export {
   type Returned,
   type RuntimeOptions,
   type ToolRequest,
-} from './capability-runtime.js';
+} from './core/capability-runtime.js';
 export { contractOutcome, type ContractOutcome } from './contract-outcome.js';
-export { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredError, type StoredOutcome } from './store.js';
-export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './contract.js';
-export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './envelope.js';
-export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './handler-map.js';
-export { maxToolErrorMessageLength, RegistrationError, ToolError, type ToolErrorCode } from './errors.js';
-export { ToolMetadata, ToolPolicy } from './policy.js';
-export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './json.js';
-export { OutputWithContent, withContent, type AudioBlock, type ContentBlock, type EmbeddedResourceBlock, type ImageBlock, type ResourceLinkBlock, type TextBlock } from './content.js';
+export { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredError, type StoredOutcome } from './core/store.js';
+export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './core/contract.js';
+export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './core/envelope.js';
+export type { ContractSet, HandlerEntry, HandlerMap, ProtocolEntry, ToolHandler, ToolOptions } from './core/handler-map.js';
+export { maxToolErrorMessageLength, RegistrationError, ToolError, type ToolErrorCode } from './core/errors.js';
+export { ToolMetadata, ToolPolicy } from './core/policy.js';
+export { JsonNumber, parseJson, stringifyJson, type ExactJsonValue, type ParseOptions } from './core/json.js';
+export { OutputWithContent, withContent, type AudioBlock, type ContentBlock, type EmbeddedResourceBlock, type ImageBlock, type ResourceLinkBlock, type TextBlock } from './core/content.js';

@@ -9,14 +9,14 @@
  * records go to a logger provider the application passes in, read structurally (see `otelUnsentLog`).
  */
 import { context, createTraceState, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type TextMapSetter, type TracerProvider } from '@opentelemetry/api';
-import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './capability-runtime.js';
+import type { CallEnd, CallObserver, CallRecord, CallWatch, ToolRequest } from './core/capability-runtime.js';
 import { contractOutcome } from './contract-outcome.js';
 import { McpRequestRefusal } from './hosts/input-rounds.js';
 import { McpCallContext, type McpLoggingLevel } from './hosts/mcp.js';
 import { logToStderr, type McpUnsentLog } from './hosts/mcp-2026.js';
 import type { McpClientTracing } from './hosts/mcp-client.js';
 import { providerToolCall, type ProviderToolCall } from './hosts/providers.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson } from './core/json.js';
 
 export interface OtelObserverOptions {
   /** Where spans go; by default the global one (`trace.setGlobalTracerProvider`, what an SDK's `register()` sets). */

@@ -1,4 +1,4 @@
-import { isStoredCallState, maxHeard, readStoredCall, StoredRecordError, type AnswerOutcome, type RuntimeStore } from './store.js';
+import { isStoredCallState, maxHeard, readStoredCall, StoredRecordError, type AnswerOutcome, type RuntimeStore } from './core/store.js';
 
 /**
  * The runtime's store on Redis (`@json-tool-contracts/runtime/redis`), for a fleet of replicas:

@@ -3,8 +3,8 @@ import type { ArrayRules, CountBound, DecimalBound, NumberRules, SchemaNode, Str
 import { rulesOf } from '../../ir/schema-node.js';
 import { compareDecimals, type ParsedDecimal } from '@json-tool-contracts/runtime/internal';
 import type { JsonNode } from '../../source/json-node.js';
-import type { EmitScope } from '../emission.js';
-import type { CompareScope, EmitContext, EmittedCheck, KeywordDefinition, KeywordValues, SourceValueOf, WarnScope } from '../keyword.js';
+import type { EmitScope, EmitContext, EmittedCheck } from '../emission.js';
+import type { CompareScope, KeywordDefinition, KeywordValues, SourceValueOf, WarnScope } from '../keyword.js';
 import type { NumericReading } from '../numeric-reading.js';
 
 /**

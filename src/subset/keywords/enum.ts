@@ -5,7 +5,8 @@ import { equalityKey, jsonNodesEqual } from '../../ir/json-equality.js';
 import type { EnumRule } from '../../ir/schema-node.js';
 import { canonicalJson } from '../../ir/canonical.js';
 import type { JsonNode } from '../../source/json-node.js';
-import { invalidValue, reportAt, located, valuesFitF64, type EmitContext, type EmittedCheck, type KeywordDefinition, type KeywordFamily } from '../keyword.js';
+import { invalidValue, reportAt, located, valuesFitF64, type KeywordDefinition, type KeywordFamily } from '../keyword.js';
+import type { EmitContext, EmittedCheck } from '../emission.js';
 import type { NumericReading } from '../numeric-reading.js';
 import { limits } from '../limits.js';
 

@@ -1,7 +1,8 @@
 import { Code, code } from '../../codegen/code.js';
 import type { DecimalBound } from '../../ir/schema-node.js';
 import { compareDecimals, parseDecimal, roundTripsThroughF64 } from '@json-tool-contracts/runtime/internal';
-import { decimalKeyword, type EmitContext, type EmittedCheck, type RuleFamily } from '../keyword.js';
+import { decimalKeyword, type RuleFamily } from '../keyword.js';
+import type { EmitContext, EmittedCheck } from '../emission.js';
 import { boundParts, type BoundKeyword } from './bounds.js';
 
 /**

@@ -2,7 +2,8 @@ import { Code, code } from '../../codegen/code.js';
 import type { SchemaNode, TypeName } from '../../ir/schema-node.js';
 import type { JsonNode } from '../../source/json-node.js';
 import { replaceValue, sourceOf } from '../../source/edits.js';
-import { invalidValue, reportAt, type EmittedCheck, type KeywordDefinition, type KeywordFamily, type KeywordRewriter, type RuleGroupName, type Effect } from '../keyword.js';
+import { invalidValue, reportAt, type KeywordDefinition, type KeywordFamily, type KeywordRewriter, type RuleGroupName, type Effect } from '../keyword.js';
+import type { EmittedCheck } from '../emission.js';
 
 const typeNames: readonly TypeName[] = ['null', 'boolean', 'number', 'integer', 'string', 'array', 'object'];
 

@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
-import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
-import type { ToolContract } from '../contract.js';
+import type { CapabilityRuntime, CatalogEntry, ToolRequest } from '../core/capability-runtime.js';
+import type { ToolContract } from '../core/contract.js';
 import { failureText, shownInputSchema, valueOrExactText } from './results.js';
 import { toolNames, type NameStyle } from '../targets/tool-names.js';
 

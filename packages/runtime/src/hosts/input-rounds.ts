@@ -1,6 +1,6 @@
-import type { CallResult, CapabilityRuntime, DeferredCall, ToolRequest } from '../capability-runtime.js';
-import type { ContractValidator, PathSegment } from '../contract.js';
-import { ToolError } from '../errors.js';
+import type { CallResult, CapabilityRuntime, DeferredCall, ToolRequest } from '../core/capability-runtime.js';
+import type { ContractValidator, PathSegment } from '../core/contract.js';
+import { ToolError } from '../core/errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
 import { maxStateLength, type OpenResult, type RequestStateBinding, type RequestStateSeal } from './request-state.js';

@@ -1,6 +1,6 @@
-import type { ContractValidator, PathSegment, ValidationIssue } from '../contract.js';
-import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../envelope.js';
-import { ToolError } from '../errors.js';
+import type { ContractValidator, PathSegment, ValidationIssue } from '../core/contract.js';
+import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../core/envelope.js';
+import { ToolError } from '../core/errors.js';
 import { codePointLength } from '../support/code-point-length.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isPlainObject } from '../support/is-plain-object.js';

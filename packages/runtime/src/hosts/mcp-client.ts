@@ -1,9 +1,9 @@
-import { copyContent, type ContentBlock } from '../content.js';
-import type { InputOf, OutputOf, ToolContract } from '../contract.js';
-import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../envelope.js';
-import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes, type ToolErrorCode } from '../errors.js';
-import type { ContractSet } from '../handler-map.js';
-import { parseJson } from '../json.js';
+import { copyContent, type ContentBlock } from '../core/content.js';
+import type { InputOf, OutputOf, ToolContract } from '../core/contract.js';
+import { copyEnvelope, defaultEnvelopeLimits, whyNotEnvelope } from '../core/envelope.js';
+import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes, type ToolErrorCode } from '../core/errors.js';
+import type { ContractSet } from '../core/handler-map.js';
+import { parseJson } from '../core/json.js';
 import { jsonEqual } from '../support/json-equal.default.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { portableName } from '../targets/tool-names.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxCallIdLength, type CapabilityRuntime } from '../capability-runtime.js';
-import { shortened } from '../errors.js';
-import { envelopeProblem } from '../envelope.js';
-import { exactJsonText, parseJson } from '../json.js';
+import { maxCallIdLength, type CapabilityRuntime } from '../core/capability-runtime.js';
+import { shortened } from '../core/errors.js';
+import { envelopeProblem } from '../core/envelope.js';
+import { exactJsonText, parseJson } from '../core/json.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from './mcp-2026.js';
 import { tasksExtension } from './mcp-tasks.js';

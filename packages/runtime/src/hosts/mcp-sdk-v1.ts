@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CapabilityRuntime } from '../capability-runtime.js';
+import type { CapabilityRuntime } from '../core/capability-runtime.js';
 import { mcpToolHandlers, toolRequestHandlers, type McpToolHandlers, type McpToolHandlersOptions } from './mcp.js';
 
 /**

@@ -1,5 +1,5 @@
-import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredAnswers, type DeferredCall, type DeferredStatus } from '../capability-runtime.js';
-import { shortened, ToolError } from '../errors.js';
+import { maxCallIdLength, type CallResult, type CapabilityRuntime, type DeferredAnswers, type DeferredCall, type DeferredStatus } from '../core/capability-runtime.js';
+import { shortened, ToolError } from '../core/errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
 import { failureText } from './results.js';

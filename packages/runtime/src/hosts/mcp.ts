@@ -1,6 +1,6 @@
-import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
-import type { ContentBlock } from '../content.js';
-import { describeNames } from '../errors.js';
+import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../core/capability-runtime.js';
+import type { ContentBlock } from '../core/content.js';
+import { describeNames } from '../core/errors.js';
 import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
 import { cacheHint, metaKeys, modernLogRoute, requestRevision, sendUnsent, type McpCacheHint, type McpUnsentLog } from './mcp-2026.js';

@@ -1,5 +1,5 @@
 import { tool, type FunctionTool } from '@openai/agents';
-import type { CapabilityRuntime } from '../capability-runtime.js';
+import type { CapabilityRuntime } from '../core/capability-runtime.js';
 import { openAiFunctionTools, runAgentsToolCall, type OpenAiToolsOptions } from './providers.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../capability-runtime.js';
+import type { CallResult, CapabilityRuntime, CatalogEntry, ToolRequest } from '../core/capability-runtime.js';
 import { anthropicStrictProjection, openAiStrictProjection, restoreOptionalNulls, type Projection } from '../targets/projections.js';
-import { describeNames } from '../errors.js';
+import { describeNames } from '../core/errors.js';
 import { failureText, outputText, parseArguments, shownInputSchema, valueOrExactText } from './results.js';
 import { toolNames, type NameStyle, type ToolNames } from '../targets/tool-names.js';
 

@@ -1,5 +1,5 @@
-import { copyEnvelope, type EnvelopeLimits } from '../envelope.js';
-import { isJsonNumber, stringifyJson } from '../json.js';
+import { copyEnvelope, type EnvelopeLimits } from '../core/envelope.js';
+import { isJsonNumber, stringifyJson } from '../core/json.js';
 
 /**
  * The `requestState` of MCP 2026-07-28's multi-round-trip requests, sealed: a tool that asked the

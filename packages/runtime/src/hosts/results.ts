@@ -1,7 +1,7 @@
-import type { CallResult, CatalogEntry } from '../capability-runtime.js';
-import { readJsonText, type EnvelopeLimits } from '../envelope.js';
-import { shortened } from '../errors.js';
-import { isJsonNumber, roundTripsThroughF64, standingFor, stringifyJson } from '../json.js';
+import type { CallResult, CatalogEntry } from '../core/capability-runtime.js';
+import { readJsonText, type EnvelopeLimits } from '../core/envelope.js';
+import { shortened } from '../core/errors.js';
+import { isJsonNumber, roundTripsThroughF64, standingFor, stringifyJson } from '../core/json.js';
 
 /**
  * How every host adapter words a call's result for a model: an output as JSON text (exact-mode

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd } from '../../../examples/generated/index.js';
-import { precisionEcho } from './support/precision-echo.js';
-import { CapabilityRuntime, memoryStore, parseJson, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type RuntimeStore } from '../src/index.js';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { precisionEcho } from '../support/precision-echo.js';
+import { CapabilityRuntime, memoryStore, parseJson, ToolError, ToolMetadata, ToolPolicy, type RuntimeOptions, type RuntimeStore } from '../../src/index.js';
 
 /** One replica of a server: math.add run here (budgeted when asked), math.remote completed from outside. */
 function replica(store: RuntimeStore | undefined, options: { budget?: number; handler?: (input: { left: number; right: number }) => unknown } & RuntimeOptions = {}): CapabilityRuntime {

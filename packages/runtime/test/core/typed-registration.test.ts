@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, ToolPolicy } from '../src/index.js';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { CapabilityRuntime, ToolPolicy } from '../../src/index.js';
 
 /**
  * The type-level half of this file is checked by `npm run typecheck` (part of `npm test`): each

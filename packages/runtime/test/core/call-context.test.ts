@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord, type ToolRequest } from '../src/index.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { CapabilityRuntime, ToolError, ToolMetadata, ToolPolicy, type CallRecord, type ToolRequest } from '../../src/index.js';
 
 /** A handler that waits until the test releases it, so a call can be cancelled while it runs. */
 function gate() {

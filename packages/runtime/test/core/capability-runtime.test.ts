@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, RegistrationError, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../src/index.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { CapabilityRuntime, RegistrationError, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
 
 const validSearch = { query: 'milk' };
 const validHits = { hits: [{ id: 'n1', score: 1 }] };

@@ -1,5 +1,5 @@
 import { isJsonNumber, parseJson } from './json.js';
-import { describeThrown } from './support/describe-thrown.js';
+import { describeThrown } from '../support/describe-thrown.js';
 
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
 export interface EnvelopeLimits {

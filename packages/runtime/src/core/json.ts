@@ -4,12 +4,12 @@
  * `JsonNumber` otherwise. `stringifyJson` writes all three back without loss.
  */
 
-import { compareDecimal } from './support/compare-decimal.js';
-import { decimalOf } from './support/decimal-of.js';
-import { isJsonNumberText } from './support/is-json-number-text.js';
-import { isJsonNumber as isBrandedJsonNumber } from './support/is-json-number.js';
+import { compareDecimal } from '../support/compare-decimal.js';
+import { decimalOf } from '../support/decimal-of.js';
+import { isJsonNumberText } from '../support/is-json-number-text.js';
+import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
 
-export { copyJsonValue } from './support/copy-json-value.js';
+export { copyJsonValue } from '../support/copy-json-value.js';
 
 /** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
 export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;

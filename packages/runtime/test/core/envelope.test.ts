@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyEnvelope, envelopeProblem } from '../src/envelope.js';
+import { copyEnvelope, envelopeProblem } from '../../src/core/envelope.js';
 
 class Point {
   x = 1;

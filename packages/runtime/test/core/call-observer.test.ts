@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallEnd, type CallObserver, type CallRecord, type CallWatch } from '../src/index.js';
+import { mathAdd } from '../../../../examples/generated/index.js';
+import { CapabilityRuntime, ToolMetadata, ToolPolicy, type CallEnd, type CallObserver, type CallRecord, type CallWatch } from '../../src/index.js';
 
 /** The one hook observability goes through: every call from its start to its final record, and nothing an observer does changes a call. */
 

@@ -1,7 +1,7 @@
 import type { Returned, ToolRequest } from './capability-runtime.js';
 import type { InputOf, OutputOf, ToolContract } from './contract.js';
 import { RegistrationError } from './errors.js';
-import { describeThrown } from './support/describe-thrown.js';
+import { describeThrown } from '../support/describe-thrown.js';
 import { ToolMetadata, ToolPolicy } from './policy.js';
 
 /** A set of contracts under their export names: what a generated index exports as `contracts`. */

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
-import { strictOptions } from '../../../test/support/typecheck.js';
-import { CapabilityRuntime, RegistrationError, ToolMetadata, ToolPolicy, type HandlerMap, type ToolRequest } from '../src/index.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { strictOptions } from '../../../../test/support/typecheck.js';
+import { CapabilityRuntime, RegistrationError, ToolMetadata, ToolPolicy, type HandlerMap, type ToolRequest } from '../../src/index.js';
 
 const contracts = { mathAdd, notesSearch };
 const hits = { hits: [{ id: 'n1', score: 1 }] };

@@ -1,5 +1,5 @@
 import { copyEnvelope, type EnvelopeLimits } from './envelope.js';
-import { isPlainObject } from './support/is-plain-object.js';
+import { isPlainObject } from '../support/is-plain-object.js';
 
 /**
  * Content a handler returns beside its output: what is not JSON data (a screenshot, a recording,

@@ -1,11 +1,11 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileContracts } from '../../../src/compiler.js';
-import { CapabilityRuntime, JsonNumber, parseJson, stringifyJson, ToolMetadata, ToolPolicy } from '../src/index.js';
-import { exactNumber } from '../src/json.js';
-import { loadModule, type LoadedContract } from '../../../test/support/load-module.js';
-import { precisionTable as table } from './support/precision-table.js';
+import { compileContracts } from '../../../../src/compiler.js';
+import { CapabilityRuntime, JsonNumber, parseJson, stringifyJson, ToolMetadata, ToolPolicy } from '../../src/index.js';
+import { exactNumber } from '../../src/core/json.js';
+import { loadModule, type LoadedContract } from '../../../../test/support/load-module.js';
+import { precisionTable as table } from '../support/precision-table.js';
 
 type Mode = 'default' | 'exact';
 

@@ -1,11 +1,11 @@
 import { copyContent, splitContent, type ContentBlock, type OutputWithContent } from './content.js';
 import type { ToolContract, ValidationIssue } from './contract.js';
 import { copyEnvelope, defaultEnvelopeLimits, readJsonText, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
-import { describeThrown } from './support/describe-thrown.js';
+import { describeThrown } from '../support/describe-thrown.js';
 import { describeNames, inputMismatch, outputMismatch, RegistrationError, ToolError, toolErrorCodes, type ToolErrorCode } from './errors.js';
 import { isAsyncFunction, planHandlerMap, type ContractSet, type HandlerMap } from './handler-map.js';
 import { standingFor, stringifyJson } from './json.js';
-import { hostJsonSchema } from './support/host-json-schema.js';
+import { hostJsonSchema } from '../support/host-json-schema.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
 import { memoryStore, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState, type StoredOutcome } from './store.js';
 import { CallPoller } from './call-poller.js';

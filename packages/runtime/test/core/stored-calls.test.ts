@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEnvelopeLimits, ToolError } from '../src/index.js';
-import { readStoredCall, StoredRecordError, type StoredCall } from '../src/store.js';
-import { doneCall, OpenQuestions, sameEnd, storedResult } from '../src/stored-calls.js';
+import { defaultEnvelopeLimits, ToolError } from '../../src/index.js';
+import { readStoredCall, StoredRecordError, type StoredCall } from '../../src/core/store.js';
+import { doneCall, OpenQuestions, sameEnd, storedResult } from '../../src/core/stored-calls.js';
 
 const running: StoredCall = { callId: 'c1', tool: 'math.add', state: 'running', startedAt: 1, expiresAt: 2, exactNumbers: false, budgeted: true, owner: 'a' };
 

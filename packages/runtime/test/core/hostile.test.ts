@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mathAdd, notesSearch } from '../../../examples/generated/index.js';
-import { CapabilityRuntime, maxToolErrorMessageLength, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../src/index.js';
-import { compileContract } from '../../../test/support/load-module.js';
+import { mathAdd, notesSearch } from '../../../../examples/generated/index.js';
+import { CapabilityRuntime, maxToolErrorMessageLength, ToolError, ToolMetadata, ToolPolicy, type CallRecord } from '../../src/index.js';
+import { compileContract } from '../../../../test/support/load-module.js';
 
 /** Values that break `String(value)`, `value.message` or `value.then` when read. */
 const revoked = (): object => {

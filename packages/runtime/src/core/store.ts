@@ -1,6 +1,6 @@
 import type { ValidationIssue } from './contract.js';
 import { toolErrorCodes, type ToolErrorCode } from './errors.js';
-import { isObjectRecord } from './support/is-object-record.js';
+import { isObjectRecord } from '../support/is-object-record.js';
 
 /**
  * What the replicas of one server must share, behind one small interface: budget reservations,
