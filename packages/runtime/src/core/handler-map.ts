@@ -1,4 +1,4 @@
-import type { Returned, ToolRequest } from './capability-runtime.js';
+import type { Returned, ToolRequest } from './runtime-types.js';
 import type { InputOf, OutputOf, ToolContract } from './contract.js';
 import { RegistrationError } from './errors.js';
 import { describeThrown } from '../support/describe-thrown.js';

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from './contract.js';
-import { toolErrorCodes, type ToolErrorCode } from './errors.js';
+import { ToolError, toolErrorCodes, type ToolErrorCode } from './errors.js';
+import { describeThrown } from '../support/describe-thrown.js';
 import { isObjectRecord } from '../support/is-object-record.js';
 
 /**
@@ -151,6 +152,21 @@ export interface AnswerReceipt {
 /** The store holds a record under a call's id that is no call the runtime wrote (another client wrote it, or it was cut short): that call cannot go on. */
 export class StoredRecordError extends Error {
   override readonly name = 'StoredRecordError';
+}
+
+/** The store's failure, told without its stack: what was not done, and what the store said (or what is wrong with what it holds). */
+export function storeUnavailable(what: string, error: unknown): ToolError {
+  if (error instanceof StoredRecordError) return new ToolError('store_unavailable', `${what}: ${error.message}`);
+  return new ToolError('store_unavailable', `${what}: the runtime's store did not answer (${describeThrown(error)})`);
+}
+
+/** A store's answer, or its failure as a `store_unavailable` ToolError. */
+export async function guardStore<T>(answer: Promise<T>, what: string): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    throw storeUnavailable(what, error);
+  }
 }
 
 const states: ReadonlySet<string> = new Set<StoredCallState>(['running', 'pending', 'done']);

@@ -1,4 +1,4 @@
-import type { CallResult } from './capability-runtime.js';
+import type { CallResult } from './runtime-types.js';
 import type { ContentBlock } from './content.js';
 import { readJsonText, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
