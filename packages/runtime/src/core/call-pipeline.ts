@@ -76,27 +76,31 @@ export interface StartMode {
 export type Started = { readonly ok: true; readonly call: OpenCall } | CallFailure;
 
 export class CallPipeline {
-  constructor(
-    private readonly tools: ToolRegistry,
-    private readonly ledger: Ledger,
-    readonly limits: EnvelopeLimits,
-  ) {}
+  readonly #tools: ToolRegistry;
+  readonly #ledger: Ledger;
+  readonly limits: EnvelopeLimits;
+
+  constructor(tools: ToolRegistry, ledger: Ledger, limits: EnvelopeLimits) {
+    this.#tools = tools;
+    this.#ledger = ledger;
+    this.limits = limits;
+  }
 
   // ---- 1. start: record, tool, options, input envelope, input contract, reservation
 
   start(name: string, input: unknown, options: CallOptions | undefined, mode: StartMode): Started {
     const tool = toolName(name);
-    const record = this.ledger.open(tool, mode.asynchronous === 'handed-out');
+    const record = this.#ledger.open(tool, mode.asynchronous === 'handed-out');
     // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
     const setting = readCallOptions(options);
-    const watch = this.ledger.watch(record, contextOf(setting));
-    const entry = this.tools.get(name);
-    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames(this.tools.names())}`), watch);
+    const watch = this.#ledger.watch(record, contextOf(setting));
+    const entry = this.#tools.get(name);
+    if (entry === undefined) return this.deny(record, new ToolError('unknown_tool', `no tool named ${quoted(name)}; available: ${describeNames(this.#tools.names())}`), watch);
     if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`), watch);
     if (setting.refusal !== undefined) return this.deny(record, setting.refusal, watch);
     if (isAborted(setting.signal)) {
       const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
-      this.ledger.close(record, 'cancelled', 'cancelled', watch, error);
+      this.#ledger.close(record, 'cancelled', 'cancelled', watch, error);
       return { ok: false, callId: record.callId, error };
     }
     if (!mode.deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
@@ -107,10 +111,10 @@ export class CallPipeline {
     const problem = parsed ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
     if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`), watch);
     if (!entry.contract.input.is(value)) return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))), watch);
-    if (this.ledger.reservesThroughStore(entry)) {
+    if (this.#ledger.reservesThroughStore(entry)) {
       if (mode.asynchronous === undefined) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
     } else {
-      const exhausted = this.ledger.reserve(entry);
+      const exhausted = this.#ledger.reserve(entry);
       if (exhausted !== undefined) return this.deny(record, exhausted, watch, value);
     }
     return { ok: true, call: { entry, record, input: value, setting, watch } };
@@ -139,7 +143,7 @@ export class CallPipeline {
 
   /** JSON text in, JSON text out: the text is parsed within the envelope limits, then the call takes the synchronous path. */
   callJson(name: string, inputJson: string, callOptions: CallOptions | undefined): CallResult<string> {
-    const entry = this.tools.get(name);
+    const entry = this.#tools.get(name);
     // No tool, no text to read: `unknown_tool` as with `call`, so a made-up name never passes for a tool's (in records, spans, metrics).
     if (entry === undefined) return this.call<string>(name, undefined, true, callOptions);
     const exactNumbers = entry.contract.exactNumbers;
@@ -149,9 +153,9 @@ export class CallPipeline {
       if (typeof inputJson !== 'string') throw new TypeError(`expected JSON text (a string), got ${inputJson === null ? 'null' : typeof inputJson}`);
       input = readJsonText(inputJson, exactNumbers, this.limits);
     } catch (error) {
-      const record = this.ledger.open(toolName(name));
+      const record = this.#ledger.open(toolName(name));
       // The options are read for the observer only: the call ends here.
-      const watch = this.ledger.observed ? this.ledger.watch(record, contextOf(readCallOptions(callOptions))) : undefined;
+      const watch = this.#ledger.observed ? this.#ledger.watch(record, contextOf(readCallOptions(callOptions))) : undefined;
       return this.deny(record, new ToolError('invalid_json', `input for ${quoted(name)} is not valid JSON: ${describeThrown(error)}`), watch);
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
@@ -197,14 +201,14 @@ export class CallPipeline {
 
   /** Makes a call's record final with the result its caller gets; `outcome` only for a result that was stored cancelled. */
   closeResult(call: OpenCall, result: CallResult, outcome?: 'cancelled'): void {
-    if (result.ok) this.ledger.close(call.record, 'completed', undefined, call.watch, undefined, call.input, result.output);
-    else if (outcome === 'cancelled') this.ledger.close(call.record, 'cancelled', 'cancelled', call.watch, result.error);
-    else this.ledger.close(call.record, result.error.code === 'denied' ? 'denied' : 'failed', result.error.code, call.watch, result.error, call.input);
+    if (result.ok) this.#ledger.close(call.record, 'completed', undefined, call.watch, undefined, call.input, result.output);
+    else if (outcome === 'cancelled') this.#ledger.close(call.record, 'cancelled', 'cancelled', call.watch, result.error);
+    else this.#ledger.close(call.record, result.error.code === 'denied' ? 'denied' : 'failed', result.error.code, call.watch, result.error, call.input);
   }
 
   /** `input`: the validated copy, when the input passed its contract and something else refused the call. */
   deny(record: MutableRecord, error: ToolError, watch: CallWatch | undefined, input?: unknown): CallFailure {
-    this.ledger.close(record, 'denied', error.code, watch, error, input);
+    this.#ledger.close(record, 'denied', error.code, watch, error, input);
     return { ok: false, callId: record.callId, error };
   }
 
@@ -212,7 +216,7 @@ export class CallPipeline {
   closeCancelled(call: OpenCall, message: string): CallFailure {
     const error = new ToolError('cancelled', message);
     const result: CallFailure = { ok: false, callId: call.record.callId, error };
-    this.ledger.close(call.record, 'cancelled', 'cancelled', call.watch, error);
+    this.#ledger.close(call.record, 'cancelled', 'cancelled', call.watch, error);
     if ('handle' in call) (call as HandledCall).handle.settle(result);
     call.abort?.abort(error);
     return result;
@@ -226,8 +230,8 @@ export class CallPipeline {
    */
   suspendRound(call: HandledCall, error: ToolError, beforeHeard?: () => void): CallFailure {
     call.release?.();
-    this.ledger.giveBack(call.entry.name);
-    this.ledger.drop(call.record);
+    this.#ledger.giveBack(call.entry.name);
+    this.#ledger.drop(call.record);
     beforeHeard?.();
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
     const finishedAt = Date.now();
@@ -291,6 +295,11 @@ function settleThenable(then: () => Promise<unknown>, done: (settlement: Settlem
     (output) => done({ output }),
     (error: unknown) => done({ error: handlerError(error) }),
   );
+}
+
+/** The error a protocol peer ends a call with (`fail`, `failAsync`): its message alone is a `handler_failed` error. */
+export function peerFailure(error: ToolError | string): Settlement {
+  return { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) };
 }
 
 /** Whatever a handler threw (or a protocol peer failed with), as a ToolError; reading what it threw can throw too, and is contained. */

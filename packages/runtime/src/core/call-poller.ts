@@ -20,79 +20,82 @@ export interface PolledCalls {
  */
 export class CallPoller {
   /** Calls that changed in the store (or whose read failed): brought in line at the next poll. */
-  private readonly changed = new Set<string>();
+  readonly #changed = new Set<string>();
   /** Writes the store did not confirm, tried again at every poll until they answer true. */
-  private readonly retries = new Set<() => Promise<boolean>>();
+  readonly #retries = new Set<() => Promise<boolean>>();
   /** The mark of the changes heard of (`RuntimeStore.keepLease`). */
-  private heard: string | undefined;
-  private ticker: ReturnType<typeof setInterval> | undefined;
-  private polling = false;
-  private renewing = false;
+  #heard: string | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  #polling = false;
+  #renewing = false;
 
-  constructor(
-    private readonly pollMs: number,
-    private readonly calls: PolledCalls,
-  ) {}
+  readonly #pollMs: number;
+  readonly #calls: PolledCalls;
+
+  constructor(pollMs: number, calls: PolledCalls) {
+    this.#pollMs = pollMs;
+    this.#calls = calls;
+  }
 
   /** Polls from now on, while there is anything to poll for. */
   start(): void {
-    if (this.ticker !== undefined) return;
-    this.ticker = setInterval(() => this.tick(), this.pollMs);
-    (this.ticker as { unref?: () => void }).unref?.();
+    if (this.#ticker !== undefined) return;
+    this.#ticker = setInterval(() => this.#tick(), this.#pollMs);
+    (this.#ticker as { unref?: () => void }).unref?.();
   }
 
   /** A call open here changed in the store: it is brought in line at the next poll. */
   changedCall(callId: string): void {
-    this.changed.add(callId);
+    this.#changed.add(callId);
   }
 
   /** Tries `attempt` now and, until it answers true, again at every poll. */
   retryUntilDone(attempt: () => Promise<boolean>): void {
     void attempt().then((done) => {
       if (done) return;
-      this.retries.add(attempt);
+      this.#retries.add(attempt);
       this.start();
     });
   }
 
-  private tick(): void {
-    const { open, keepLease } = this.calls;
-    if (open.size === 0 && this.retries.size === 0) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
+  #tick(): void {
+    const { open, keepLease } = this.#calls;
+    if (open.size === 0 && this.#retries.size === 0) {
+      clearInterval(this.#ticker);
+      this.#ticker = undefined;
       return;
     }
-    if (keepLease !== undefined && open.size > 0 && !this.renewing) void this.renew(keepLease);
-    if (!this.polling) void this.poll();
+    if (keepLease !== undefined && open.size > 0 && !this.#renewing) void this.#renew(keepLease);
+    if (!this.#polling) void this.#poll();
   }
 
-  private async renew(keepLease: NonNullable<PolledCalls['keepLease']>): Promise<void> {
-    this.renewing = true;
+  async #renew(keepLease: NonNullable<PolledCalls['keepLease']>): Promise<void> {
+    this.#renewing = true;
     try {
-      const { changed, mark } = await keepLease(this.heard);
-      this.heard = mark;
-      for (const callId of changed) if (this.calls.open.has(callId)) this.changed.add(callId);
+      const { changed, mark } = await keepLease(this.#heard);
+      this.#heard = mark;
+      for (const callId of changed) if (this.#calls.open.has(callId)) this.#changed.add(callId);
     } catch {
       return; // The store is away: the lease may run out meanwhile, which is what a partitioned replica's should do.
     } finally {
-      this.renewing = false;
+      this.#renewing = false;
     }
     // Heard of at once, not at the next tick.
-    if (this.changed.size > 0 && !this.polling) void this.poll();
+    if (this.#changed.size > 0 && !this.#polling) void this.#poll();
   }
 
-  private async poll(): Promise<void> {
-    this.polling = true;
+  async #poll(): Promise<void> {
+    this.#polling = true;
     try {
       const now = Date.now();
-      const due = new Set(this.changed);
-      this.changed.clear();
-      for (const [callId, call] of this.calls.open) if (call.stored.expiresAt <= now) due.add(callId);
-      await Promise.all([...due].map((callId) => this.calls.adopt(callId)));
+      const due = new Set(this.#changed);
+      this.#changed.clear();
+      for (const [callId, call] of this.#calls.open) if (call.stored.expiresAt <= now) due.add(callId);
+      await Promise.all([...due].map((callId) => this.#calls.adopt(callId)));
       // At once, not one after another: with the store away each waits for its timeout.
-      await Promise.all([...this.retries].map(async (attempt) => (await attempt()) && this.retries.delete(attempt)));
+      await Promise.all([...this.#retries].map(async (attempt) => (await attempt()) && this.#retries.delete(attempt)));
     } finally {
-      this.polling = false;
+      this.#polling = false;
     }
   }
 }

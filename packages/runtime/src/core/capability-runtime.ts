@@ -1,13 +1,14 @@
-import { CallPipeline, handlerError, quoted, settledHandle } from './call-pipeline.js';
+import { CallPipeline, peerFailure, quoted, settledHandle } from './call-pipeline.js';
 import type { ToolContract } from './contract.js';
 import { DeferredCalls } from './deferred-calls.js';
 import { defaultEnvelopeLimits, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
 import { isAsyncFunction, type ContractSet, type HandlerMap } from './handler-map.js';
 import { Ledger } from './ledger.js';
-import { OnceClaims } from './once-claims.js';
+import { claimOnce } from './once-claims.js';
 import { OpenCalls } from './open-calls.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
+import type { RuntimeStore } from './store.js';
 import type { CallOptions, CallRecord, CallResult, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
 import { type Handler, ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
@@ -22,12 +23,13 @@ export { maxCallIdLength } from './ledger.js';
  * nothing; a failing handler or an invalid output uses up the reserved call and is recorded as failed.
  */
 export class CapabilityRuntime {
-  private readonly tools = new ToolRegistry();
-  private readonly ledger: Ledger;
-  private readonly pipeline: CallPipeline;
-  private readonly local: OpenCalls;
-  private readonly deferred: DeferredCalls;
-  private readonly claims: OnceClaims;
+  readonly #tools = new ToolRegistry();
+  readonly #ledger: Ledger;
+  readonly #pipeline: CallPipeline;
+  readonly #local: OpenCalls;
+  readonly #deferred: DeferredCalls;
+  /** The fleet's store, when there is one: where once-only keys are claimed. */
+  readonly #store: RuntimeStore | undefined;
 
   constructor(options: RuntimeOptions = {}) {
     const limits = { ...defaultEnvelopeLimits, ...options.envelope };
@@ -50,23 +52,23 @@ export class CapabilityRuntime {
     const resolvedReplicaId = replicaId ?? (store === undefined ? 'local' : randomReplicaId());
     // Without a store call ids stay as they were (`call-1`); with one they name the replica, so no two replicas mint the same.
     const callIdPrefix = store === undefined && replicaId === undefined ? 'call-' : `call-${resolvedReplicaId}-`;
-    this.ledger = new Ledger(this.tools, { maxRecords, onRecord: options.onRecord, observer: options.observer, callIdPrefix, shared: store });
-    this.pipeline = new CallPipeline(this.tools, this.ledger, limits);
-    this.local = new OpenCalls(this.pipeline, this.ledger);
-    this.deferred = new DeferredCalls(this.pipeline, this.ledger, this.tools, { shared: store, replicaId: resolvedReplicaId, deferredTtlMs, leaseMs, pollMs, maxDeferredCalls });
-    this.claims = new OnceClaims(store);
+    this.#ledger = new Ledger(this.#tools, { maxRecords, onRecord: options.onRecord, observer: options.observer, callIdPrefix, shared: store });
+    this.#pipeline = new CallPipeline(this.#tools, this.#ledger, limits);
+    this.#local = new OpenCalls(this.#pipeline, this.#ledger);
+    this.#deferred = new DeferredCalls(this.#pipeline, this.#ledger, this.#tools, { shared: store, replicaId: resolvedReplicaId, deferredTtlMs, leaseMs, pollMs, maxDeferredCalls });
+    this.#store = store;
   }
 
   // ---- registration
 
   /** The handler gets `{ tool, callId, input, signal, context }` and returns the output, or throws `ToolError.denied(…)`. */
   registerValidatedJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (request: ToolRequest<I>) => Returned<NoInfer<O>>): void {
-    this.tools.register(policy, metadata, contract, handler as Handler, isAsyncFunction(handler));
+    this.#tools.register(policy, metadata, contract, handler as Handler, isAsyncFunction(handler));
   }
 
   /** A tool served outside the process: calls go through `defer` and end with `complete` or `fail`. */
   registerValidatedProtocolJsonTool<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>): void {
-    this.tools.register(policy, metadata, contract, undefined, false);
+    this.#tools.register(policy, metadata, contract, undefined, false);
   }
 
   /**
@@ -78,7 +80,7 @@ export class CapabilityRuntime {
   }
 
   registerTypedJsonToolWithMetadata<I, O, N extends string>(policy: ToolPolicy, metadata: ToolMetadata, contract: ToolContract<I, O, N>, handler: (input: I, request: ToolRequest<I>) => Returned<NoInfer<O>>): void {
-    this.tools.register(policy, metadata, contract, (request) => handler(request.input as I, request as ToolRequest<I>), isAsyncFunction(handler));
+    this.#tools.register(policy, metadata, contract, (request) => handler(request.input as I, request as ToolRequest<I>), isAsyncFunction(handler));
   }
 
   /**
@@ -90,7 +92,7 @@ export class CapabilityRuntime {
    * and a `RegistrationError` naming every problem leaves the runtime as it was.
    */
   registerAll<Cs extends ContractSet>(contracts: Cs, handlers: NoInfer<HandlerMap<Cs>>): void {
-    this.tools.registerAll(contracts, handlers);
+    this.#tools.registerAll(contracts, handlers);
   }
 
   // ---- calls
@@ -101,7 +103,7 @@ export class CapabilityRuntime {
    * (`asynchronous_handler`, nothing reserved): use `callAsync`.
    */
   call<O = unknown>(name: string, input: unknown, options?: CallOptions): CallResult<O> {
-    return this.pipeline.call(name, input, false, options);
+    return this.#pipeline.call(name, input, false, options);
   }
 
   /**
@@ -110,8 +112,8 @@ export class CapabilityRuntime {
    * budget rules as `call`; the promise never rejects.
    */
   callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
-    const started = this.pipeline.start(name, input, options, { deferred: true, asynchronous: 'awaited' });
-    return (started.ok ? this.local.run(started.call) : Promise.resolve(started)) as Promise<CallResult<O>>;
+    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'awaited' });
+    return (started.ok ? this.#local.run(started.call) : Promise.resolve(started)) as Promise<CallResult<O>>;
   }
 
   /**
@@ -120,7 +122,7 @@ export class CapabilityRuntime {
    * never throws.
    */
   callJson(name: string, inputJson: string, callOptions?: CallOptions): CallResult<string> {
-    return this.pipeline.callJson(name, inputJson, callOptions);
+    return this.#pipeline.callJson(name, inputJson, callOptions);
   }
 
   /**
@@ -128,8 +130,8 @@ export class CapabilityRuntime {
    * for `pump()`, a protocol tool for `complete()` or `fail()`. A rejected call settles at once.
    */
   defer<O = unknown>(name: string, input: unknown, options?: CallOptions): DeferredCall<O> {
-    const started = this.pipeline.start(name, input, options, { deferred: true });
-    return (started.ok ? this.local.defer(started.call) : settledHandle(started, name)) as DeferredCall<O>;
+    const started = this.#pipeline.start(name, input, options, { deferred: true });
+    return (started.ok ? this.#local.defer(started.call) : settledHandle(started, name)) as DeferredCall<O>;
   }
 
   /**
@@ -138,17 +140,17 @@ export class CapabilityRuntime {
    * `pump`; asynchronous ones settle their handle later. Returns how many calls it started.
    */
   pump(limit = Number.POSITIVE_INFINITY): number {
-    return this.local.pump(limit);
+    return this.#local.pump(limit);
   }
 
   /** Completes a pending protocol call; its output is held to the envelope and the output contract. */
   complete(callId: string, output: unknown): CallResult {
-    return this.local.settlePending(callId, { output });
+    return this.#local.settlePending(callId, { output });
   }
 
   /** Ends a pending protocol call with an error (a `denied` error is recorded as denied). */
   fail(callId: string, error: ToolError | string): CallResult {
-    return this.local.settlePending(callId, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
+    return this.#local.settlePending(callId, peerFailure(error));
   }
 
   /**
@@ -158,7 +160,7 @@ export class CapabilityRuntime {
    * later is dropped. A synchronous `call` is never open: it ends before anything else runs.
    */
   cancel(callId: string): CallResult {
-    return this.local.cancel(callId);
+    return this.#local.cancel(callId);
   }
 
   /**
@@ -172,12 +174,12 @@ export class CapabilityRuntime {
    * call that is not running.
    */
   suspend(callId: string): CallResult {
-    const stored = this.deferred.get(callId);
-    const call = this.local.get(callId) ?? stored;
+    const stored = this.#deferred.get(callId);
+    const call = this.#local.get(callId) ?? stored;
     if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
-    this.local.forget(callId);
+    this.#local.forget(callId);
     const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
-    return this.pipeline.suspendRound(call, error, stored === undefined ? undefined : () => this.deferred.forgetSuspended(stored, error));
+    return this.#pipeline.suspendRound(call, error, stored === undefined ? undefined : () => this.#deferred.forgetSuspended(stored, error));
   }
 
   // ---- deferred calls any replica can read and end
@@ -197,7 +199,7 @@ export class CapabilityRuntime {
    * (within `pollMs`). A call whose caller aborts `options.signal` is cancelled as `cancelAsync` does.
    */
   deferAsync<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
-    return this.deferred.deferAsync<O>(name, input, options);
+    return this.#deferred.defer<O>(name, input, options);
   }
 
   /**
@@ -206,7 +208,7 @@ export class CapabilityRuntime {
    * that it is not kept, output and all, for its whole `ttlMs`. A call not yet done is left alone.
    */
   forgetCall(callId: string): Promise<void> {
-    return this.deferred.forgetCall(callId);
+    return this.#deferred.forget(callId);
   }
 
   /**
@@ -218,7 +220,7 @@ export class CapabilityRuntime {
    * `store_unavailable` when the store cannot answer, or holds a record under the id that is no call.
    */
   readCall<O = unknown>(callId: string): Promise<DeferredStatus<O> | undefined> {
-    return this.deferred.readCall<O>(callId);
+    return this.#deferred.read<O>(callId);
   }
 
   /**
@@ -231,7 +233,7 @@ export class CapabilityRuntime {
    * asks (`mcpElicit` and the other helpers) once the call has become a task.
    */
   askAsync(callId: string, key: string, question: unknown): Promise<unknown> {
-    return this.deferred.askAsync(callId, key, question);
+    return this.#deferred.ask(callId, key, question);
   }
 
   /**
@@ -245,7 +247,7 @@ export class CapabilityRuntime {
    * stored: answering again reconciles).
    */
   answerAsync(callId: string, answers: Readonly<Record<string, unknown>>): Promise<DeferredAnswers> {
-    return this.deferred.answerAsync(callId, answers);
+    return this.#deferred.answer(callId, answers);
   }
 
   /**
@@ -259,12 +261,12 @@ export class CapabilityRuntime {
    * be stored, and completing it again reconciles).
    */
   completeAsync(callId: string, output: unknown): Promise<CallResult> {
-    return this.deferred.completeAsync(callId, output);
+    return this.#deferred.complete(callId, output);
   }
 
   /** Ends a pending protocol call of `deferAsync` with an error from any replica (a `denied` error is recorded as denied); resolves and rejects as `completeAsync` does. */
   failAsync(callId: string, error: ToolError | string): Promise<CallResult> {
-    return this.deferred.failAsync(callId, error);
+    return this.#deferred.fail(callId, error);
   }
 
   /**
@@ -277,7 +279,7 @@ export class CapabilityRuntime {
    * otherwise) or `store_unavailable` (the store did not confirm it: cancelling again reconciles).
    */
   cancelAsync(callId: string): Promise<CallResult> {
-    return this.deferred.cancelAsync(callId);
+    return this.#deferred.cancel(callId);
   }
 
   /**
@@ -288,18 +290,18 @@ export class CapabilityRuntime {
    * way, so a state continues one retry only.
    */
   claimOnce(key: string, expiresAt: number): Promise<boolean> {
-    return this.claims.claim(key, expiresAt);
+    return claimOnce(this.#store, key, expiresAt);
   }
 
   /** How many more calls a tool may complete, through the store when there is one; undefined when unlimited or unknown. Rejects with `store_unavailable`. */
   remainingCallsAsync(name: string): Promise<number | undefined> {
-    return this.ledger.remainingShared(name);
+    return this.#ledger.remainingShared(name);
   }
 
   // ---- what the host can see
 
   records(): CallRecord[] {
-    return this.ledger.records();
+    return this.#ledger.records();
   }
 
   /**
@@ -307,7 +309,7 @@ export class CapabilityRuntime {
    * derives from `catalog()` only then: `catalog()` copies every schema.
    */
   get catalogRevision(): number {
-    return this.tools.revision;
+    return this.#tools.revision;
   }
 
   /**
@@ -318,17 +320,17 @@ export class CapabilityRuntime {
    * it receives).
    */
   catalog(): CatalogEntry[] {
-    return this.tools.catalog();
+    return this.#tools.catalog();
   }
 
   /** The envelope limits every call is held to (`RuntimeOptions.envelope` over the defaults): adapters parse arguments within them. */
   get envelopeLimits(): EnvelopeLimits {
-    return { ...this.pipeline.limits };
+    return { ...this.#pipeline.limits };
   }
 
   /** How many more calls a tool may complete; undefined when unlimited. With a store the budget is kept there: this answers the whole budget, `remainingCallsAsync` what is left. */
   remainingCalls(name: string): number | undefined {
-    return this.ledger.remaining(name);
+    return this.#ledger.remaining(name);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type CallPipeline, type HandledCall, type Settlement, handlerError, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { type CallPipeline, type HandledCall, type Settlement, listenForAbort, peerFailure, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
@@ -42,30 +42,39 @@ export interface DeferredCallOptions {
  */
 export class DeferredCalls {
   /** The calls open on this replica, by id. */
-  private readonly open = new Map<string, StoredOpenCall>();
-  private readonly poller: CallPoller;
-  private ownStore: RuntimeStore | undefined;
+  readonly #open = new Map<string, StoredOpenCall>();
+  readonly #poller: CallPoller;
+  #ownStore: RuntimeStore | undefined;
 
-  constructor(
-    private readonly pipeline: CallPipeline,
-    private readonly ledger: Ledger,
-    private readonly tools: ToolRegistry,
-    private readonly options: DeferredCallOptions,
-  ) {
+  readonly #pipeline: CallPipeline;
+  readonly #ledger: Ledger;
+  readonly #tools: ToolRegistry;
+  readonly #options: DeferredCallOptions;
+  /** The fleet's store, when there is one. */
+  readonly #shared: RuntimeStore | undefined;
+  readonly #replicaId: string;
+
+  constructor(pipeline: CallPipeline, ledger: Ledger, tools: ToolRegistry, options: DeferredCallOptions) {
+    this.#pipeline = pipeline;
+    this.#ledger = ledger;
+    this.#tools = tools;
+    this.#options = options;
+    this.#shared = options.shared;
+    this.#replicaId = options.replicaId;
     const { shared, replicaId, leaseMs } = options;
-    this.poller = new CallPoller(options.pollMs, {
-      open: this.open,
+    this.#poller = new CallPoller(options.pollMs, {
+      open: this.#open,
       keepLease: shared === undefined ? undefined : (since) => shared.keepLease(replicaId, leaseMs, since),
       adopt: async (callId) => {
-        const open = this.open.get(callId);
-        if (open !== undefined) await this.adopt(open);
+        const open = this.#open.get(callId);
+        if (open !== undefined) await this.#adopt(open);
       },
     });
   }
 
   /** The call of `deferAsync` open on this replica under `callId`. */
   get(callId: string): StoredOpenCall | undefined {
-    return this.open.get(callId);
+    return this.#open.get(callId);
   }
 
   /**
@@ -75,26 +84,26 @@ export class DeferredCalls {
    */
   forgetSuspended(open: StoredOpenCall, error: ToolError): void {
     const { callId } = open.stored;
-    this.open.delete(callId);
-    this.store()
-      .replaceCall({ ...doneCall(open.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.options.replicaId })
+    this.#open.delete(callId);
+    this.#store()
+      .replaceCall({ ...doneCall(open.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.#replicaId })
       .catch(() => undefined);
   }
 
   /** `CapabilityRuntime.deferAsync`: the call started, reserved and stored, then run here or handed off. */
-  async deferAsync<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
+  async defer<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
-    const started = this.pipeline.start(name, input, options, { deferred: true, asynchronous: 'handed-out' });
+    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'handed-out' });
     const refusal = !started.ok
       ? undefined
       : typeof ttlMs === 'string'
         ? `the call options for "${started.call.entry.name}" are wrong: ${ttlMs}`
-        : this.open.size >= this.options.maxDeferredCalls
-          ? `this replica holds ${this.options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
+        : this.#open.size >= this.#options.maxDeferredCalls
+          ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
           : undefined;
     if (!started.ok || refusal !== undefined) {
-      const failure = started.ok ? this.pipeline.deny(started.call.record, new ToolError('denied', refusal!), started.call.watch) : started;
-      if (started.ok && this.options.shared === undefined) this.ledger.giveBack(started.call.entry.name);
+      const failure = started.ok ? this.#pipeline.deny(started.call.record, new ToolError('denied', refusal!), started.call.watch) : started;
+      if (started.ok && this.#shared === undefined) this.#ledger.giveBack(started.call.entry.name);
       return settledHandle(failure, toolName(name)) as DeferredCall<O>;
     }
     const call = started.call;
@@ -105,47 +114,47 @@ export class DeferredCalls {
       tool: entry.name,
       state: runsHere ? 'running' : 'pending',
       startedAt: record.startedAt,
-      expiresAt: record.startedAt + ((ttlMs as number | undefined) ?? this.options.deferredTtlMs),
+      expiresAt: record.startedAt + ((ttlMs as number | undefined) ?? this.#options.deferredTtlMs),
       exactNumbers: entry.contract.exactNumbers === true,
       budgeted: entry.budget !== undefined,
-      ...(this.options.shared === undefined ? {} : { owner: this.options.replicaId }),
+      ...(this.#shared === undefined ? {} : { owner: this.#replicaId }),
     };
-    const reservesThere = this.options.shared !== undefined && entry.budget !== undefined;
+    const reservesThere = this.#shared !== undefined && entry.budget !== undefined;
     let opened: boolean;
     try {
-      opened = await this.store().openCall(stored, reservesThere ? entry.budget : undefined, runsHere && this.options.shared !== undefined ? this.options.leaseMs : undefined);
+      opened = await this.#store().openCall(stored, reservesThere ? entry.budget : undefined, runsHere && this.#shared !== undefined ? this.#options.leaseMs : undefined);
     } catch (error) {
-      if (!reservesThere) this.ledger.giveBack(entry.name);
-      if (this.options.shared !== undefined) this.forgetUnconfirmed(stored);
-      return settledHandle(this.pipeline.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
+      if (!reservesThere) this.#ledger.giveBack(entry.name);
+      if (this.#shared !== undefined) this.#forgetUnconfirmed(stored);
+      return settledHandle(this.#pipeline.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
     }
-    if (!opened) return settledHandle(this.pipeline.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
+    if (!opened) return settledHandle(this.#pipeline.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
     const handle = newHandle(record.callId, entry.name);
     // A protocol call has no handler to hand the host's context to: the call does not keep it for its whole TTL.
     const setting = runsHere ? call.setting : { signal: call.setting.signal, context: undefined };
     const open: StoredOpenCall = { entry, record, input: call.input, setting, watch: call.watch, handle, stored };
-    this.open.set(record.callId, open);
-    listenForAbort(open, () => void this.cancelAsync(record.callId).catch(() => undefined));
+    this.#open.set(record.callId, open);
+    listenForAbort(open, () => void this.cancel(record.callId).catch(() => undefined));
     if (runsHere) {
       handle.state = 'running';
-      runThen(open, (settlement) => void this.endRunning(open, settlement));
+      runThen(open, (settlement) => void this.#endRunning(open, settlement));
     } else {
       open.handle.state = 'pending';
-      this.ledger.handOff(open.record, open.watch);
+      this.#ledger.handOff(open.record, open.watch);
     }
-    this.poller.start();
+    this.#poller.start();
     return handle as DeferredCall<O>;
   }
 
   /** `CapabilityRuntime.forgetCall`. */
-  async forgetCall(callId: string): Promise<void> {
-    const read = await this.readStored(callId);
-    if (read?.call.state === 'done') await guardStore(this.store().replaceCall({ ...read.call, expiresAt: Date.now() + 1 }, ['done'], { by: this.options.replicaId }), `call ${read.call.callId} could not be forgotten`);
+  async forget(callId: string): Promise<void> {
+    const read = await this.#readStored(callId);
+    if (read?.call.state === 'done') await guardStore(this.#store().replaceCall({ ...read.call, expiresAt: Date.now() + 1 }, ['done'], { by: this.#replicaId }), `call ${read.call.callId} could not be forgotten`);
   }
 
   /** `CapabilityRuntime.readCall`: the stored call, a running one whose lease ran out ended as `lease_expired` first. */
-  async readCall<O = unknown>(callId: string): Promise<DeferredStatus<O> | undefined> {
-    const read = await this.readStored(callId);
+  async read<O = unknown>(callId: string): Promise<DeferredStatus<O> | undefined> {
+    const read = await this.#readStored(callId);
     if (read === undefined) return undefined;
     const { tool, state, startedAt, expiresAt, outcome, finishedAt } = read.call;
     const status = { callId: read.call.callId, tool, state, startedAt, expiresAt, ...(read.updatedAt === undefined ? {} : { updatedAt: read.updatedAt }) };
@@ -160,8 +169,8 @@ export class DeferredCalls {
   }
 
   /** `CapabilityRuntime.askAsync`: stored with the call, asked again every poll until the store takes it. */
-  askAsync(callId: string, key: string, question: unknown): Promise<unknown> {
-    const open = this.open.get(callId);
+  ask(callId: string, key: string, question: unknown): Promise<unknown> {
+    const open = this.#open.get(callId);
     if (open === undefined || open.handle.state !== 'running') return Promise.reject(new ToolError('unknown_call', `no deferred call ${quoted(callId)} runs on this replica to ask for: unknown, not running here, or already finished`));
     let text: string;
     try {
@@ -173,19 +182,19 @@ export class DeferredCalls {
     const questions = open.questions;
     const answered = questions.ask(key);
     const put = async (): Promise<boolean> => {
-      if (this.open.get(callId) !== open || !questions.waits(key)) return true;
+      if (this.#open.get(callId) !== open || !questions.waits(key)) return true;
       try {
         // A call that ended meanwhile takes no question: the next poll hears how it ended.
-        if (!(await this.store().askCall(callId, key, text))) this.poller.changedCall(callId);
+        if (!(await this.#store().askCall(callId, key, text))) this.#poller.changedCall(callId);
         return true;
       } catch {
         return false;
       }
     };
-    this.poller.retryUntilDone(put);
+    this.#poller.retryUntilDone(put);
     return answered.then((answer) => {
       try {
-        return readJsonText(answer, false, this.pipeline.limits);
+        return readJsonText(answer, false, this.#pipeline.limits);
       } catch (error) {
         throw new ToolError('store_unavailable', `the answer to call ${callId}'s question ${JSON.stringify(key)} cannot be read from the store: it is not JSON (${describeThrown(error)})`);
       }
@@ -193,8 +202,8 @@ export class DeferredCalls {
   }
 
   /** `CapabilityRuntime.answerAsync`. */
-  async answerAsync(callId: string, answers: Readonly<Record<string, unknown>>): Promise<DeferredAnswers> {
-    const read = await this.readStored(callId);
+  async answer(callId: string, answers: Readonly<Record<string, unknown>>): Promise<DeferredAnswers> {
+    const read = await this.#readStored(callId);
     if (read === undefined) throw new ToolError('unknown_call', `no deferred call ${quoted(callId)} to answer: unknown, or expired`);
     const texts = new Map<string, string>();
     for (const [key, answer] of Object.entries(answers)) {
@@ -209,85 +218,85 @@ export class DeferredCalls {
         read.call.state,
         [...texts.keys()].map((key) => (read.answers.has(key) ? 'answered' : 'not-open')),
       );
-    const receipt = await guardStore(this.store().answerCall(read.call.callId, texts, this.options.replicaId), `the answers to call ${read.call.callId} were not confirmed by the store: they may or may not be stored, and answering again reconciles`);
+    const receipt = await guardStore(this.#store().answerCall(read.call.callId, texts, this.#replicaId), `the answers to call ${read.call.callId} were not confirmed by the store: they may or may not be stored, and answering again reconciles`);
     if (receipt === undefined) throw new ToolError('unknown_call', `deferred call ${quoted(callId)} expired before it could be answered`);
     const delivered = new Map([...texts].filter((_, index) => receipt.outcomes[index] === 'delivered'));
-    this.open.get(read.call.callId)?.questions?.hear(delivered);
+    this.#open.get(read.call.callId)?.questions?.hear(delivered);
     return outcomes(receipt.state, receipt.outcomes);
   }
 
   /** `CapabilityRuntime.completeAsync`. */
-  completeAsync(callId: string, output: unknown): Promise<CallResult> {
-    return this.endPending(callId, { output });
+  complete(callId: string, output: unknown): Promise<CallResult> {
+    return this.#endPending(callId, { output });
   }
 
   /** `CapabilityRuntime.failAsync`. */
-  failAsync(callId: string, error: ToolError | string): Promise<CallResult> {
-    return this.endPending(callId, { error: typeof error === 'string' ? new ToolError('handler_failed', error) : handlerError(error) });
+  fail(callId: string, error: ToolError | string): Promise<CallResult> {
+    return this.#endPending(callId, peerFailure(error));
   }
 
   /** `CapabilityRuntime.cancelAsync`. */
-  async cancelAsync(callId: string): Promise<CallResult> {
-    const read = await this.readStored(callId);
+  async cancel(callId: string): Promise<CallResult> {
+    const read = await this.#readStored(callId);
     if (read?.call.state === 'done' && read.call.outcome === 'cancelled') return read.result!;
     if (read === undefined || read.call.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
     const stored = read.call;
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
     const result: CallFailure = { ok: false, callId: stored.callId, error };
     const givesBack = stored.state === 'pending' && stored.budgeted;
-    const release = givesBack && this.options.shared !== undefined;
-    const replaced = await guardStore(this.store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.options.replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
-    if (!replaced) return this.reconcileEnd(stored.callId, undefined);
-    if (givesBack && !release) this.ledger.giveBack(stored.tool);
-    const open = this.open.get(stored.callId);
-    if (open !== undefined) this.closeStored(open, result, 'cancelled', 'elsewhere');
+    const release = givesBack && this.#shared !== undefined;
+    const replaced = await guardStore(this.#store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.#replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
+    if (!replaced) return this.#reconcileEnd(stored.callId, undefined);
+    if (givesBack && !release) this.#ledger.giveBack(stored.tool);
+    const open = this.#open.get(stored.callId);
+    if (open !== undefined) this.#closeStored(open, result, 'cancelled', 'elsewhere');
     return result;
   }
 
-  private store(): RuntimeStore {
-    if (this.options.shared !== undefined) return this.options.shared;
-    this.ownStore ??= memoryStore();
-    return this.ownStore;
+  #store(): RuntimeStore {
+    if (this.#shared !== undefined) return this.#shared;
+    this.#ownStore ??= memoryStore();
+    return this.#ownStore;
   }
 
   /** The stored call, with its result when done; rejects with `store_unavailable` when the store cannot answer or its record cannot be read. */
-  private async readStored(callId: string): Promise<StoredRead | undefined> {
+  async #readStored(callId: string): Promise<StoredRead | undefined> {
     if (typeof callId !== 'string') throw new ToolError('unknown_call', `no deferred call ${quoted(callId)}: a call id is a string`);
     // Longer than any id this runtime mints: nothing to ask the store for.
     if (callId.length > maxCallIdLength) return undefined;
-    return guardStore(this.readFromStore(callId), `call ${quoted(callId)} could not be read`);
+    return guardStore(this.#readFromStore(callId), `call ${quoted(callId)} could not be read`);
   }
 
   /**
    * The stored call, a running one whose replica's lease has run out ended as `lease_expired`
    * first. Rejects as the store does: a `StoredRecordError` for a record that is no call.
    */
-  private async readFromStore(callId: string): Promise<StoredRead | undefined> {
-    const store = this.store();
+  async #readFromStore(callId: string): Promise<StoredRead | undefined> {
+    const store = this.#store();
     const read = await store.readCall(callId);
     if (read === undefined) return undefined;
     const stored = read.call;
-    if (stored.state === 'done') return { ...read, result: storedResult(stored, this.pipeline.limits) };
+    if (stored.state === 'done') return { ...read, result: storedResult(stored, this.#pipeline.limits) };
     if (stored.state !== 'running' || stored.owner === undefined || read.leaseHeld) return read;
     const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner}, whose lease on it has run out (the replica stopped, or lost the store): it may or may not have done its work`);
     const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
-    if (await store.replaceCall(expired, ['running'], { by: this.options.replicaId })) return { ...read, call: expired, result: storedResult(expired, this.pipeline.limits) };
-    return this.readFromStore(callId);
+    if (await store.replaceCall(expired, ['running'], { by: this.#replicaId })) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
+    return this.#readFromStore(callId);
   }
 
-  private async endPending(callId: string, settlement: Settlement): Promise<CallResult> {
-    const read = await this.readStored(callId);
+  async #endPending(callId: string, settlement: Settlement): Promise<CallResult> {
+    const read = await this.#readStored(callId);
     if (read === undefined || read.call.state === 'running') throw new ToolError('unknown_call', `no pending deferred call ${quoted(callId)}: unknown, expired, not a protocol call, or already finished`);
     const stored = read.call;
-    const entry = this.tools.get(stored.tool);
+    const entry = this.#tools.get(stored.tool);
     if (entry === undefined) throw new ToolError('unknown_tool', `call ${stored.callId} is for "${stored.tool}", which this runtime does not serve: end it where the tool is registered`);
-    const result = this.pipeline.verdict(entry, stored.callId, settlement);
+    const result = this.#pipeline.verdict(entry, stored.callId, settlement);
     const end = doneCall(stored, result);
-    if (stored.state === 'done') return this.reconcileEnd(stored.callId, end, read);
-    const replaced = await guardStore(this.store().replaceCall(end, ['pending'], { by: this.options.replicaId }), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
-    if (!replaced) return this.reconcileEnd(stored.callId, end);
-    const open = this.open.get(stored.callId);
-    if (open !== undefined) this.closeStored(open, result);
+    if (stored.state === 'done') return this.#reconcileEnd(stored.callId, end, read);
+    const replaced = await guardStore(this.#store().replaceCall(end, ['pending'], { by: this.#replicaId }), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
+    if (!replaced) return this.#reconcileEnd(stored.callId, end);
+    const open = this.#open.get(stored.callId);
+    if (open !== undefined) this.#closeStored(open, result);
     return result;
   }
 
@@ -295,8 +304,8 @@ export class DeferredCalls {
    * A call ended before this end (or cancellation, `end` undefined) was stored: the stored result
    * when it says what this end says (a retry of one whose answer was lost), else `unknown_call`.
    */
-  private async reconcileEnd(callId: string, end: StoredCall | undefined, read?: StoredRead): Promise<CallResult> {
-    const now = read ?? (await this.readStored(callId));
+  async #reconcileEnd(callId: string, end: StoredCall | undefined, read?: StoredRead): Promise<CallResult> {
+    const now = read ?? (await this.#readStored(callId));
     if (now?.call.state === 'done' && (end === undefined ? now.call.outcome === 'cancelled' : sameEnd(now.call, end))) return now.result!;
     throw new ToolError('unknown_call', `deferred call ${quoted(callId)} was ended otherwise (${now === undefined ? 'it has expired' : now.call.state === 'done' ? now.call.outcome : now.call.state})`);
   }
@@ -307,24 +316,24 @@ export class DeferredCalls {
    * is stored again every `pollMs` (it may have been stored: storing it again changes nothing),
    * until the store takes it, or the call is found ended elsewhere, or it expires.
    */
-  private async endRunning(open: StoredOpenCall, settlement: Settlement): Promise<void> {
-    if (this.open.get(open.stored.callId) !== open) return;
-    const result = this.pipeline.verdict(open.entry, open.stored.callId, settlement);
+  async #endRunning(open: StoredOpenCall, settlement: Settlement): Promise<void> {
+    if (this.#open.get(open.stored.callId) !== open) return;
+    const result = this.#pipeline.verdict(open.entry, open.stored.callId, settlement);
     const end = doneCall(open.stored, result);
-    this.poller.retryUntilDone(async () => {
-      if (this.open.get(open.stored.callId) !== open) return true;
+    this.#poller.retryUntilDone(async () => {
+      if (this.#open.get(open.stored.callId) !== open) return true;
       let replaced: boolean;
       try {
-        replaced = await this.store().replaceCall(end, ['running'], { by: this.options.replicaId });
+        replaced = await this.#store().replaceCall(end, ['running'], { by: this.#replicaId });
       } catch (error) {
         // A record that is no call cannot take the result: that ends the call; a store away is asked again until the call expires.
         const lost = error instanceof StoredRecordError || Date.now() >= open.stored.expiresAt;
-        if (lost) this.closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error) });
+        if (lost) this.#closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error) });
         return lost;
       }
-      if (this.open.get(open.stored.callId) !== open) return true;
-      if (replaced) this.closeStored(open, result);
-      else await this.adopt(open);
+      if (this.#open.get(open.stored.callId) !== open) return true;
+      if (replaced) this.#closeStored(open, result);
+      else await this.#adopt(open);
       return true;
     });
   }
@@ -335,32 +344,32 @@ export class DeferredCalls {
    * questions. A store that cannot answer is asked again at the next poll; a record that is no call
    * ends the call here with `store_unavailable`, saying so.
    */
-  private async adopt(open: StoredOpenCall): Promise<void> {
+  async #adopt(open: StoredOpenCall): Promise<void> {
     const { callId } = open.stored;
     let read: StoredRead | undefined;
     try {
-      read = await this.readFromStore(callId);
+      read = await this.#readFromStore(callId);
     } catch (error) {
-      if (this.open.get(callId) !== open) return;
-      if (error instanceof StoredRecordError) this.closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
-      else this.poller.changedCall(callId);
+      if (this.#open.get(callId) !== open) return;
+      if (error instanceof StoredRecordError) this.#closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
+      else this.#poller.changedCall(callId);
       return;
     }
-    if (this.open.get(callId) !== open) return;
+    if (this.#open.get(callId) !== open) return;
     if (read?.call.state === 'running') open.questions?.hear(read.answers);
     if (read?.call.state === 'running' || read?.call.state === 'pending') return;
     const result: CallResult = read === undefined ? { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`) } : read.result!;
-    this.closeStored(open, result, read === undefined || read.call.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
+    this.#closeStored(open, result, read === undefined || read.call.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
   }
 
   /**
    * Closes a call open here: its record, its handle, its questions, then, for a call its handler
    * did not end (`ended` is 'elsewhere': cancelled, or its lease taken as expired), its handler's signal.
    */
-  private closeStored(open: StoredOpenCall, result: CallResult, outcome?: 'cancelled', ended: 'here' | 'elsewhere' = 'here'): void {
-    this.open.delete(open.stored.callId);
+  #closeStored(open: StoredOpenCall, result: CallResult, outcome?: 'cancelled', ended: 'here' | 'elsewhere' = 'here'): void {
+    this.#open.delete(open.stored.callId);
     open.release?.();
-    this.pipeline.closeResult(open, result, outcome);
+    this.#pipeline.closeResult(open, result, outcome);
     open.handle.settle(result);
     open.questions?.close(result.ok ? new ToolError('cancelled', `call ${open.stored.callId} ended before its question was answered`) : result.error);
     if (ended === 'elsewhere' && !result.ok) open.abort?.abort(result.error);
@@ -371,12 +380,12 @@ export class DeferredCalls {
    * it is forgotten, its budget given back in the same step, as soon as the store answers (first at
    * once: on a store's one connection that lands after the opening). Its id was never handed out.
    */
-  private forgetUnconfirmed(stored: StoredCall): void {
+  #forgetUnconfirmed(stored: StoredCall): void {
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
     const forgotten = { ...doneCall(stored, { ok: false, callId: stored.callId, error }, 'cancelled'), expiresAt: Date.now() + 1 };
-    this.poller.retryUntilDone(async () => {
+    this.#poller.retryUntilDone(async () => {
       try {
-        await this.store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.options.replicaId });
+        await this.#store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.#replicaId });
         return true;
       } catch {
         return Date.now() >= stored.expiresAt;

@@ -186,106 +186,111 @@ export function exactNumber(lexeme: string): number | bigint | JsonNumber {
 }
 
 class JsonReader {
-  private index = 0;
-  private nodes = 0;
+  #index = 0;
+  #nodes = 0;
 
-  constructor(
-    private readonly text: string,
-    private readonly exact: boolean,
-    private readonly maxDepth: number,
-    private readonly maxNodes: number,
-  ) {}
+  readonly #text: string;
+  readonly #exact: boolean;
+  readonly #maxDepth: number;
+  readonly #maxNodes: number;
+
+  constructor(text: string, exact: boolean, maxDepth: number, maxNodes: number) {
+    this.#text = text;
+    this.#exact = exact;
+    this.#maxDepth = maxDepth;
+    this.#maxNodes = maxNodes;
+  }
 
   document(): ExactJsonValue {
-    const value = this.value(0);
-    this.space();
-    if (this.index < this.text.length) this.fail('unexpected text after the JSON value');
+    const value = this.#value(0);
+    this.#space();
+    if (this.#index < this.#text.length) this.#fail('unexpected text after the JSON value');
     return value;
   }
 
-  private value(depth: number): ExactJsonValue {
-    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
-    if (++this.nodes > this.maxNodes) this.fail(`more than ${this.maxNodes} values`);
-    this.space();
-    const c = this.text[this.index];
-    if (c === '{') return this.object(depth);
-    if (c === '[') return this.array(depth);
-    if (c === '"') return this.string();
+  #value(depth: number): ExactJsonValue {
+    if (depth > this.#maxDepth) this.#fail(`nesting deeper than ${this.#maxDepth} levels`);
+    if (++this.#nodes > this.#maxNodes) this.#fail(`more than ${this.#maxNodes} values`);
+    this.#space();
+    const c = this.#text[this.#index];
+    if (c === '{') return this.#object(depth);
+    if (c === '[') return this.#array(depth);
+    if (c === '"') return this.#string();
     for (const [word, value] of [
       ['true', true],
       ['false', false],
       ['null', null],
     ] as const) {
-      if (this.text.startsWith(word, this.index)) {
-        this.index += word.length;
+      if (this.#text.startsWith(word, this.#index)) {
+        this.#index += word.length;
         return value;
       }
     }
-    return this.number();
+    return this.#number();
   }
 
-  private object(depth: number): ExactJsonValue {
-    this.index++;
+  #object(depth: number): ExactJsonValue {
+    this.#index++;
     const result: Record<string, ExactJsonValue> = {};
-    this.space();
-    if (this.text[this.index] === '}') {
-      this.index++;
+    this.#space();
+    if (this.#text[this.#index] === '}') {
+      this.#index++;
       return result;
     }
     for (;;) {
-      this.space();
-      if (this.text[this.index] !== '"') this.fail('expected a property name');
-      const key = this.string();
-      this.space();
-      if (this.text[this.index++] !== ':') this.fail('expected ":"');
+      this.#space();
+      if (this.#text[this.#index] !== '"') this.#fail('expected a property name');
+      const key = this.#string();
+      this.#space();
+      if (this.#text[this.#index++] !== ':') this.#fail('expected ":"');
       // defineProperty, so that "__proto__" is an ordinary own key, as JSON.parse makes it.
-      Object.defineProperty(result, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
-      this.space();
-      const next = this.text[this.index++];
+      Object.defineProperty(result, key, { value: this.#value(depth + 1), enumerable: true, writable: true, configurable: true });
+      this.#space();
+      const next = this.#text[this.#index++];
       if (next === '}') return result;
-      if (next !== ',') this.fail('expected "," or "}"');
+      if (next !== ',') this.#fail('expected "," or "}"');
     }
   }
 
-  private array(depth: number): ExactJsonValue {
-    this.index++;
+  #array(depth: number): ExactJsonValue {
+    this.#index++;
     const result: ExactJsonValue[] = [];
-    this.space();
-    if (this.text[this.index] === ']') {
-      this.index++;
+    this.#space();
+    if (this.#text[this.#index] === ']') {
+      this.#index++;
       return result;
     }
     for (;;) {
-      result.push(this.value(depth + 1));
-      this.space();
-      const next = this.text[this.index++];
+      result.push(this.#value(depth + 1));
+      this.#space();
+      const next = this.#text[this.#index++];
       if (next === ']') return result;
-      if (next !== ',') this.fail('expected "," or "]"');
+      if (next !== ',') this.#fail('expected "," or "]"');
     }
   }
 
-  private string(): string {
-    const start = this.index;
-    this.index++;
+  #string(): string {
+    const start = this.#index;
+    this.#index++;
     for (;;) {
-      const c = this.text.charCodeAt(this.index);
-      if (Number.isNaN(c)) this.fail('unterminated string');
+      const c = this.#text.charCodeAt(this.#index);
+      if (Number.isNaN(c)) this.#fail('unterminated string');
       if (c === 0x22) break;
-      if (c < 0x20) this.fail('control character in a string');
-      this.index += c === 0x5c ? 2 : 1;
+      if (c < 0x20) this.#fail('control character in a string');
+      this.#index += c === 0x5c ? 2 : 1;
     }
-    this.index++;
+    this.#index++;
     try {
-      return JSON.parse(this.text.slice(start, this.index)) as string;
+      return JSON.parse(this.#text.slice(start, this.#index)) as string;
     } catch {
-      return this.fail('invalid string escape');
+      return this.#fail('invalid string escape');
     }
   }
 
   /** JSON number syntax, scanned to its end however long it is: a number is never cut at some length. */
-  private number(): number | bigint | JsonNumber {
-    const text = this.text;
-    const start = this.index;
+  #number(): number | bigint | JsonNumber {
+    const text = this.#text;
+    const start = this.#index;
     let i = start;
     const digitsFrom = (from: number): number => {
       let j = from;
@@ -295,36 +300,36 @@ class JsonReader {
     if (text.charCodeAt(i) === 0x2d) i++;
     if (text.charCodeAt(i) === 0x30) i++;
     else if (text.charCodeAt(i) >= 0x31 && text.charCodeAt(i) <= 0x39) i = digitsFrom(i);
-    else return this.fail('expected a JSON value');
+    else return this.#fail('expected a JSON value');
     if (text.charCodeAt(i) === 0x2e) {
       const end = digitsFrom(i + 1);
-      if (end === i + 1) return this.fail('expected a digit after the decimal point', i + 1);
+      if (end === i + 1) return this.#fail('expected a digit after the decimal point', i + 1);
       i = end;
     }
     if (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45) {
       let from = i + 1;
       if (text.charCodeAt(from) === 0x2b || text.charCodeAt(from) === 0x2d) from++;
       const end = digitsFrom(from);
-      if (end === from) return this.fail('expected a digit in the exponent', from);
+      if (end === from) return this.#fail('expected a digit in the exponent', from);
       i = end;
     }
     const lexeme = text.slice(start, i);
-    this.index = i;
-    if (this.exact) return exactNumber(lexeme);
+    this.#index = i;
+    if (this.#exact) return exactNumber(lexeme);
     const value = Number(lexeme);
-    if (!Number.isFinite(value)) this.fail(`the number ${lexeme.length > 40 ? `${lexeme.slice(0, 40)}…` : lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`, start);
+    if (!Number.isFinite(value)) this.#fail(`the number ${lexeme.length > 40 ? `${lexeme.slice(0, 40)}…` : lexeme} is outside the range of a 64-bit float (contracts built with --exact-numbers keep it)`, start);
     return value;
   }
 
-  private space(): void {
+  #space(): void {
     for (;;) {
-      const c = this.text[this.index];
+      const c = this.#text[this.#index];
       if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') return;
-      this.index++;
+      this.#index++;
     }
   }
 
-  private fail(message: string, offset = this.index): never {
+  #fail(message: string, offset = this.#index): never {
     throw new SyntaxError(`${message} at offset ${offset}`);
   }
 }

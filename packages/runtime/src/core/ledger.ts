@@ -24,36 +24,39 @@ export interface LedgerOptions {
  * runs and given back when a call ends without running it, in this runtime or through the store.
  */
 export class Ledger {
-  private kept: MutableRecord[] = [];
-  private nextCallId = 1;
+  #kept: MutableRecord[] = [];
+  #nextCallId = 1;
 
-  constructor(
-    private readonly tools: ToolRegistry,
-    private readonly options: LedgerOptions,
-  ) {}
+  readonly #tools: ToolRegistry;
+  readonly #options: LedgerOptions;
+
+  constructor(tools: ToolRegistry, options: LedgerOptions) {
+    this.#tools = tools;
+    this.#options = options;
+  }
 
   // ---- records
 
   /** A new call's record, pending, under a fresh call id (`unguessable` adds 128 random bits). */
   open(tool: string, unguessable = false): MutableRecord {
-    const callId = `${this.options.callIdPrefix}${this.nextCallId++}${unguessable ? `-${randomToken()}` : ''}`;
+    const callId = `${this.#options.callIdPrefix}${this.#nextCallId++}${unguessable ? `-${randomToken()}` : ''}`;
     const record: MutableRecord = { tool, callId, outcome: 'pending', startedAt: Date.now() };
-    const { maxRecords } = this.options;
+    const { maxRecords } = this.#options;
     if (maxRecords === 0) return record;
-    this.kept.push(record);
+    this.#kept.push(record);
     // Trimmed in halves, so keeping a bounded log costs O(1) per call.
-    if (this.kept.length >= 2 * maxRecords) this.kept = this.kept.slice(-maxRecords);
+    if (this.#kept.length >= 2 * maxRecords) this.#kept = this.#kept.slice(-maxRecords);
     return record;
   }
 
   /** Whether an observer watches the calls. */
   get observed(): boolean {
-    return this.options.observer !== undefined;
+    return this.#options.observer !== undefined;
   }
 
   /** The observer's watch over a call that has just started; an observer that throws or answers nothing watches nothing. */
   watch(record: MutableRecord, context: unknown): CallWatch | undefined {
-    const { observer } = this.options;
+    const { observer } = this.#options;
     if (observer === undefined) return undefined;
     try {
       const watch = observer.callStarted({ ...record }, context);
@@ -75,7 +78,7 @@ export class Ledger {
 
   /** Tells `onRecord` of a record as it stands. What the listener throws is its own failure; the call's outcome stays as it is. */
   notify(record: MutableRecord): void {
-    const listener = this.options.onRecord;
+    const listener = this.#options.onRecord;
     if (listener === undefined) return;
     try {
       listener({ ...record });
@@ -92,14 +95,14 @@ export class Ledger {
 
   /** Takes back an open record that was never heard (a suspended call's): found from the end, where the latest calls are. */
   drop(record: MutableRecord): void {
-    const at = this.kept.lastIndexOf(record);
-    if (at >= 0) this.kept.splice(at, 1);
+    const at = this.#kept.lastIndexOf(record);
+    if (at >= 0) this.#kept.splice(at, 1);
   }
 
   /** Copies of the latest `maxRecords` records. */
   records(): CallRecord[] {
-    const { maxRecords } = this.options;
-    const kept = this.kept.length > maxRecords ? this.kept.slice(this.kept.length - maxRecords) : this.kept;
+    const { maxRecords } = this.#options;
+    const kept = this.#kept.length > maxRecords ? this.#kept.slice(this.#kept.length - maxRecords) : this.#kept;
     return kept.map((record) => ({ ...record }));
   }
 
@@ -107,7 +110,7 @@ export class Ledger {
 
   /** Whether a call of this tool is reserved through the store (one round trip), which only an asynchronous call can wait for. */
   reservesThroughStore(entry: ToolEntry): boolean {
-    return this.options.shared !== undefined && entry.budget !== undefined;
+    return this.#options.shared !== undefined && entry.budget !== undefined;
   }
 
   /** Reserves a call of a budgeted tool in this runtime: undefined when reserved (or unlimited), else why not. */
@@ -121,7 +124,7 @@ export class Ledger {
   /** Reserves a call of a budgeted tool through the store: undefined when reserved, else why not. */
   async reserveShared(entry: ToolEntry): Promise<ToolError | undefined> {
     try {
-      return (await this.options.shared!.reserve(entry.name, entry.budget!)) ? undefined : budgetExhausted(entry.name);
+      return (await this.#options.shared!.reserve(entry.name, entry.budget!)) ? undefined : budgetExhausted(entry.name);
     } catch (error) {
       return storeUnavailable(`no call of "${entry.name}"'s budget could be reserved`, error);
     }
@@ -129,8 +132,8 @@ export class Ledger {
 
   /** Gives a reserved call back; through a store it is best effort: a release that does not reach it leaves the call used (fail closed). */
   giveBack(tool: string): void {
-    const entry = this.tools.get(tool);
-    const { shared } = this.options;
+    const entry = this.#tools.get(tool);
+    const { shared } = this.#options;
     if (shared === undefined) {
       if (entry?.remaining !== undefined) entry.remaining++;
     } else if (entry === undefined || entry.budget !== undefined) {
@@ -140,13 +143,13 @@ export class Ledger {
 
   /** How many more calls a tool may complete in this runtime; undefined when unlimited or unknown. */
   remaining(name: string): number | undefined {
-    return this.tools.get(name)?.remaining;
+    return this.#tools.get(name)?.remaining;
   }
 
   /** How many more calls a tool may complete, through the store when there is one. Rejects with `store_unavailable`. */
   async remainingShared(name: string): Promise<number | undefined> {
-    const entry = this.tools.get(name);
-    const { shared } = this.options;
+    const entry = this.#tools.get(name);
+    const { shared } = this.#options;
     if (entry?.budget === undefined || shared === undefined) return entry?.remaining;
     const used = await guardStore(shared.used(name), `the store could not say how much of "${name}"'s budget is used`);
     return Math.max(0, entry.budget - used);

@@ -52,35 +52,35 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
  */
 export class OpenQuestions {
   /** The handler's waits on each key's answer: a question asked twice under one key waits twice. */
-  private readonly waiting = new Map<string, { readonly resolve: (answer: string) => void; readonly reject: (reason: unknown) => void }[]>();
+  readonly #waiting = new Map<string, { readonly resolve: (answer: string) => void; readonly reject: (reason: unknown) => void }[]>();
 
   /** Resolves with the answer's JSON text once it is heard; rejects with the reason the call closed, if it closes first. */
   ask(key: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      const waits = this.waiting.get(key) ?? [];
+      const waits = this.#waiting.get(key) ?? [];
       waits.push({ resolve, reject });
-      this.waiting.set(key, waits);
+      this.#waiting.set(key, waits);
     });
   }
 
   /** Whether a question under `key` still waits for its answer. */
   waits(key: string): boolean {
-    return this.waiting.has(key);
+    return this.#waiting.has(key);
   }
 
   /** Hands over the answers of the questions that wait for one. */
   hear(answers: ReadonlyMap<string, string>): void {
-    for (const [key, waits] of this.waiting) {
+    for (const [key, waits] of this.#waiting) {
       const answer = answers.get(key);
       if (answer === undefined) continue;
-      this.waiting.delete(key);
+      this.#waiting.delete(key);
       for (const wait of waits) wait.resolve(answer);
     }
   }
 
   /** The call has closed: every question still waiting is withdrawn. */
   close(reason: unknown): void {
-    for (const waits of this.waiting.values()) for (const wait of waits) wait.reject(reason);
-    this.waiting.clear();
+    for (const waits of this.#waiting.values()) for (const wait of waits) wait.reject(reason);
+    this.#waiting.clear();
   }
 }

@@ -27,29 +27,29 @@ export interface ToolEntry {
 
 /** The tools a runtime serves, by name, and the catalog hosts list them from. */
 export class ToolRegistry {
-  private readonly tools = new Map<string, ToolEntry>();
-  private changes = 0;
+  readonly #tools = new Map<string, ToolEntry>();
+  #changes = 0;
 
   get(name: unknown): ToolEntry | undefined {
-    return typeof name === 'string' ? this.tools.get(name) : undefined;
+    return typeof name === 'string' ? this.#tools.get(name) : undefined;
   }
 
   /** The registered names, sorted: what an unknown tool's error lists. */
   names(): string[] {
-    return [...this.tools.keys()].sort();
+    return [...this.#tools.keys()].sort();
   }
 
   register(policy: ToolPolicy, metadata: ToolMetadata, contract: AnyContract, handler: Handler | undefined, asynchronous: boolean): void {
     if (policy.name !== contract.name) throw new RegistrationError(`policy names the tool "${policy.name}" but its contract is for "${contract.name}"`);
-    if (this.tools.has(policy.name)) throw new RegistrationError(`tool "${policy.name}" is already registered`);
+    if (this.#tools.has(policy.name)) throw new RegistrationError(`tool "${policy.name}" is already registered`);
     const entry: ToolEntry = { name: policy.name, metadata, contract, asynchronous, budget: policy.callBudget, remaining: policy.callBudget };
-    this.tools.set(policy.name, handler === undefined ? entry : { ...entry, handler });
-    this.changes++;
+    this.#tools.set(policy.name, handler === undefined ? entry : { ...entry, handler });
+    this.#changes++;
   }
 
   /** A whole handler map, checked first (`planHandlerMap`): a mistake registers nothing. */
   registerAll<Cs extends ContractSet>(contracts: Cs, handlers: HandlerMap<Cs>): void {
-    const planned = planHandlerMap(contracts, handlers, (name) => this.tools.has(name));
+    const planned = planHandlerMap(contracts, handlers, (name) => this.#tools.has(name));
     const registered: string[] = [];
     try {
       for (const tool of planned) {
@@ -58,20 +58,20 @@ export class ToolRegistry {
       }
     } catch (error) {
       // A contract whose getters answer differently the second time: the tools of this map registered so far go again.
-      for (const name of registered) this.tools.delete(name);
-      this.changes++;
+      for (const name of registered) this.#tools.delete(name);
+      this.#changes++;
       throw new RegistrationError(`registerAll registered nothing: ${error instanceof RegistrationError ? error.message : `a contract cannot be read (a getter or proxy threw): ${describeThrown(error)}`}`);
     }
   }
 
   /** Changes whenever the catalog does. */
   get revision(): number {
-    return this.changes;
+    return this.#changes;
   }
 
   /** Every tool with copies of its contract's schemas as hosts take them, sorted by name. */
   catalog(): CatalogEntry[] {
-    return [...this.tools.values()]
+    return [...this.#tools.values()]
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((entry) => {
         const { promptInputSchema, promptOutputSchema } = entry.metadata;
