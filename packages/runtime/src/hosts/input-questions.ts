@@ -1,6 +1,6 @@
-import { copyContent, type AudioBlock, type ContentBlock, type ImageBlock, type TextBlock } from '../content.js';
-import type { PathSegment } from '../contract.js';
-import { defaultEnvelopeLimits } from '../envelope.js';
+import { copyContent, type AudioBlock, type ContentBlock, type ImageBlock, type TextBlock } from '../core/content.js';
+import type { PathSegment } from '../core/contract.js';
+import { defaultEnvelopeLimits } from '../core/envelope.js';
 import { invalid, kindOf, validateAnswer, type McpAnswer, type McpAnswerIssue, type McpAnswerValidator, type McpElicitAnswer, type Question } from './input-rounds.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { CapabilityRuntime, ToolRequest } from '../../capability-runtime.js';
-import { copyContent, withContent, type ContentBlock } from '../../content.js';
-import type { ToolContract } from '../../contract.js';
-import { defaultEnvelopeLimits } from '../../envelope.js';
-import { ToolError } from '../../errors.js';
-import type { ContractSet } from '../../handler-map.js';
-import { ToolMetadata, ToolPolicy } from '../../policy.js';
+import type { CapabilityRuntime, ToolRequest } from '../../core/capability-runtime.js';
+import { copyContent, withContent, type ContentBlock } from '../../core/content.js';
+import type { ToolContract } from '../../core/contract.js';
+import { defaultEnvelopeLimits } from '../../core/envelope.js';
+import { ToolError } from '../../core/errors.js';
+import type { ContractSet } from '../../core/handler-map.js';
+import { ToolMetadata, ToolPolicy } from '../../core/policy.js';
 import { describeThrown } from '../../support/describe-thrown.js';
 import { isPlainObject } from '../../support/is-plain-object.js';
 import { portableName } from '../../targets/tool-names.js';
