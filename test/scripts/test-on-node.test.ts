@@ -16,7 +16,7 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('scripts/
   it('runs the vitest files it is given on that Node, and says which', () => {
     const result = run('22', 'packages/runtime/test/core/envelope.test.ts');
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^test-on-node: packages\/runtime\/test\/envelope\.test\.ts on Node v22\.\d+\.\d+ \(/m);
+    expect(result.stderr).toMatch(/^test-on-node: packages\/runtime\/test\/core\/envelope\.test\.ts on Node v22\.\d+\.\d+ \(/m);
     expect(result.stdout).toMatch(/Test Files\s+1 passed \(1\)/);
     // vitest's own failure is the script's: here, no test file where one was named.
     expect(run('22', 'packages/runtime/test/core/no-such-file.test.ts').status).toBe(1);
