@@ -9,7 +9,8 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { otlpReceiver } from '../support/otlp-receiver.js';
 import { bin, jtc } from './jtc-process.js';
 import { startGateway, type GatewayProcess } from './proxy-process.js';
 
@@ -104,6 +105,41 @@ describe('jtc proxy in front of a server, from jtc import', () => {
       });
     });
   }
+});
+
+describe('jtc proxy --otel', () => {
+  it(
+    "makes each call a span in the process's OpenTelemetry SDK, with the contract's outcome on it",
+    async () => {
+      const receiver = await otlpReceiver();
+      const setup = join(process.cwd(), 'fixtures/proxy/otel-setup.mjs');
+      const env = { ...process.env, NODE_OPTIONS: `--import ${setup}`, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+      const gateway = await startGateway([imported(), '--stdio', shifting('before'), '--otel', '--timeout', '5'], env);
+      const client = await connect('v2', gateway.url);
+      try {
+        await client.call('echo', { text: 'hi' });
+        await client.call('buggy');
+        const spans = (): { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] =>
+          receiver.received
+            .filter((sent) => sent.path === '/v1/traces')
+            .flatMap((sent) => (JSON.parse(sent.body.toString('utf8')) as { resourceSpans: { scopeSpans: { spans: never[] }[] }[] }).resourceSpans)
+            .flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+        const outcomeOf = (tool: string): string | undefined =>
+          spans()
+            .find((span) => span.name.endsWith(` ${tool}`) && span.attributes.some((attribute) => attribute.key === 'jtc.contract.outcome'))
+            ?.attributes.find((attribute) => attribute.key === 'jtc.contract.outcome')?.value.stringValue;
+        await vi.waitFor(() => {
+          expect(outcomeOf('echo')).toBe('completed');
+          expect(outcomeOf('buggy')).toBe('invalid_output');
+        }, 30_000);
+      } finally {
+        await client.close();
+        await gateway.stop();
+        receiver.server.close();
+      }
+    },
+    slow,
+  );
 });
 
 describe('jtc proxy: drift at the door', () => {
