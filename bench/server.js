@@ -343,7 +343,7 @@ function headline(figures) {
 /**
  * Self time by layer, each sample counted where its function's module is: node's own modules (the
  * socket, HTTP parsing, undici's Request and Response) and `mcpNodeListener`, the listener every
- * variant shares, are HTTP; the MCP SDK; our runtime's MCP adapters (`hosts/`) and its core;
+ * variant shares, are HTTP; the MCP SDK; our runtime's MCP adapters (`mcp/`) and its core;
  * validation (the generated modules, zod, ajv); garbage collection; the rest (V8's own work, the
  * bench's handlers). A builtin without a module (JSON.parse, a regular expression) counts where
  * its caller is. Idle time is left out.
@@ -374,8 +374,8 @@ function categorised(profile) {
     else if (url === '') found = parent.has(id) ? layer(parent.get(id)) : 'other';
     else if (url.startsWith('node:')) found = 'http';
     else if (url.includes('/@modelcontextprotocol/')) found = 'mcp';
-    else if (url.endsWith('/hosts/mcp-http.js') && lineNumber >= listener.from && lineNumber < listener.to) found = 'http';
-    else if (url.includes('/packages/runtime/dist/hosts/')) found = 'oursMcp';
+    else if (url.endsWith('/mcp/http/http-server.js') && lineNumber >= listener.from && lineNumber < listener.to) found = 'http';
+    else if (url.includes('/packages/runtime/dist/mcp/') || url.endsWith('/packages/runtime/dist/core/host-results.js')) found = 'oursMcp';
     else if (url.includes('/packages/runtime/dist/')) found = 'oursRuntime';
     else if (url.includes('/bench/results/server/')) found = 'validation';
     else if (url.includes('/node_modules/zod/')) found = 'mcp';
@@ -395,11 +395,11 @@ function categorised(profile) {
 
 /** The lines of mcpNodeListener and its stream helper in the built module (0-based, as profiles count them). */
 function listenerLines() {
-  const lines = readFileSync(join(root, 'packages/runtime/dist/hosts/mcp-http.js'), 'utf8').split('\n');
+  const lines = readFileSync(join(root, 'packages/runtime/dist/mcp/http/http-server.js'), 'utf8').split('\n');
   const from = lines.findIndex((line) => line.startsWith('export function mcpNodeListener'));
   const readable = lines.findIndex((line) => line.startsWith('function readableOf'));
   const to = lines.findIndex((line, i) => i > readable && line.startsWith('}'));
-  if (from < 0 || readable < 0 || to < 0) throw new Error('mcpNodeListener was not found in dist/hosts/mcp-http.js');
+  if (from < 0 || readable < 0 || to < 0) throw new Error('mcpNodeListener was not found in dist/mcp/http/http-server.js');
   return { from, to: to + 1 };
 }
 

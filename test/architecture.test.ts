@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
  * TypeScript parser: every `import` and `export … from`, type-only ones included, `import('…')` types
  * and dynamic imports. It holds two rules: no module reaches itself through its imports (a circle
  * makes load order matter and the modules one), and the runtime's core (`core/`, what
- * `import { CapabilityRuntime }` loads) imports nothing but itself and `support/`, so a server that only
- * calls tools never loads a host adapter, OpenTelemetry or the Redis store.
+ * `import { CapabilityRuntime }` loads) imports nothing but itself and `support/` (nothing of `mcp/`,
+ * `providers/`, `otel/` or `redis/`), so a server that only calls tools never loads a host adapter,
+ * OpenTelemetry or the Redis store. And each entry point of the runtime lives in the folder it is named for.
  */
 
 const root = resolve('.');
@@ -85,12 +86,6 @@ function circles(): string[][] {
   return found.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
-/**
- * The one circle left, in files another change edits as this one lands: the MCP server and its
- * 2026-07-28 wire. Phase 2 of issue 46 (the move of hosts/ into mcp/) breaks it and empties this list.
- */
-const knownCircles = [['packages/runtime/src/hosts/mcp-2026.ts', 'packages/runtime/src/hosts/mcp.ts']];
-
 describe('the import graph', () => {
   it('is read from every source file of both packages', () => {
     // A parser that missed imports would find no circle anywhere: this one sees the edges it must.
@@ -99,11 +94,11 @@ describe('the import graph', () => {
     expect(files.length).toBeGreaterThan(100);
   });
 
-  it('has no circles, type-only imports included, but the one known of', () => {
-    expect(circles()).toEqual(knownCircles);
+  it('has no circles, type-only imports included', () => {
+    expect(circles()).toEqual([]);
   });
 
-  it("keeps the runtime's core to itself and support/: no host, OpenTelemetry, Redis or package import", () => {
+  it("keeps the runtime's core to itself and support/: nothing of mcp/, providers/, otel/, redis/, no package import", () => {
     const core = 'packages/runtime/src/core/';
     const allowed = [core, 'packages/runtime/src/support/'];
     const outside = files
@@ -115,5 +110,19 @@ describe('the import graph', () => {
         }),
       );
     expect(outside).toEqual([]);
+  });
+
+  it("serves each of the runtime's entry points from the folder it is named for", () => {
+    // The exports map reads like the tree: "./mcp/http" lives in src/mcp/http/, the provider entries in src/providers/.
+    const exportsMap = (JSON.parse(readFileSync(join(root, 'packages/runtime/package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> }).exports;
+    const providerEntries = new Set(['./ai', './providers', './openai-agents']);
+    const misplaced = Object.entries(exportsMap).flatMap(([entry, conditions]) => {
+      if (typeof conditions === 'string' || entry === '.' || entry === './internal') return [];
+      const folder = providerEntries.has(entry) ? 'providers' : entry.slice(2);
+      const source = conditions['@json-tool-contracts/source']!;
+      const inFolder = dirname(source) === `./src/${folder}` && conditions.types === source.replace('./src/', './dist/').replace(/\.ts$/, '.d.ts') && conditions.default === source.replace('./src/', './dist/').replace(/\.ts$/, '.js');
+      return inFolder && existsSync(join(root, 'packages/runtime', source)) ? [] : [`${entry}: ${JSON.stringify(conditions)}`];
+    });
+    expect(misplaced).toEqual([]);
   });
 });

@@ -36,7 +36,24 @@ describe('the published packages', () => {
     () => {
       const runtimeFiles = runtime.files.map((f) => f.path);
       expect(runtimeFiles).toEqual(
-        expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/hosts/mcp.js', 'dist/hosts/ai-sdk.js', 'dist/hosts/providers.js', 'dist/hosts/mcp-sdk-v1.js', 'dist/hosts/mcp-client.js', 'dist/hosts/openai-agents.js', 'src/support/is-plain-object.ts', 'dist/support/is-plain-object.js']),
+        expect.arrayContaining([
+          'LICENSE',
+          'README.md',
+          'package.json',
+          'dist/index.js',
+          'dist/mcp/server.js',
+          'dist/mcp/http/http-server.js',
+          'dist/mcp/client/client.js',
+          'dist/mcp/sdk-v1/sdk-v1-server.js',
+          'dist/mcp/proxy/index.js',
+          'dist/providers/ai-sdk.js',
+          'dist/providers/provider-tools.js',
+          'dist/providers/openai-agents.js',
+          'dist/otel/telemetry.js',
+          'dist/redis/redis-store.js',
+          'src/support/is-plain-object.ts',
+          'dist/support/is-plain-object.js',
+        ]),
       );
       // No keyword table, emitter, template or CLI; source only for the support code modules carry.
       expect(runtimeFiles.filter((f) => /^(templates|test|bin)\/|subset|emit|codegen|(^|\/)cli\//.test(f) || (f.startsWith('src/') && !f.startsWith('src/support/')))).toEqual([]);

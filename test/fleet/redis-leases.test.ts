@@ -2,7 +2,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mathAdd } from '../../examples/generated/index.js';
 import { CapabilityRuntime, ToolMetadata, ToolPolicy } from '../../packages/runtime/src/index.js';
-import { connectRedisStore, redisStore } from '../../packages/runtime/src/redis.js';
+import { connectRedisStore, redisStore } from '../../packages/runtime/src/redis/redis-store.js';
 import { startHoldingProxy } from '../support/holding-proxy.js';
 import { skipWithoutRedis, startRedisServer } from '../support/redis-server.js';
 

@@ -59,9 +59,9 @@ describe('scripts/publish-dry-run.js', () => {
   it.each<[string, 'root' | 'runtime', (json: Manifest) => void, string]>([
     ['the runtime without its repository directory', 'runtime', (json) => void delete (json['repository'] as Record<string, unknown>)['directory'], '"repository.directory" is undefined, but the package lives in "packages/runtime"'],
     ['a compiler without engines', 'root', (json) => delete json['engines'], '"engines.node" is missing'],
-    ['an export whose file is not built', 'runtime', (json) => void (json.exports['./mcp']!['default'] = './dist/hosts/mcp-server.js'), 'exports ./mcp → default: ./dist/hosts/mcp-server.js is not packed'],
-    ['an export without declarations', 'runtime', (json) => void delete json.exports['./ai']!['types'], 'exports ./ai: ./dist/hosts/ai-sdk.js has no "types"'],
-    ['declarations after the code they describe', 'runtime', (json) => void (json.exports['./providers'] = { default: './dist/hosts/providers.js', types: './dist/hosts/providers.d.ts' }), 'exports ./providers: "types" comes after "default"'],
+    ['an export whose file is not built', 'runtime', (json) => void (json.exports['./mcp']!['default'] = './dist/mcp/mcp-server.js'), 'exports ./mcp → default: ./dist/mcp/mcp-server.js is not packed'],
+    ['an export without declarations', 'runtime', (json) => void delete json.exports['./ai']!['types'], 'exports ./ai: ./dist/providers/ai-sdk.js has no "types"'],
+    ['declarations after the code they describe', 'runtime', (json) => void (json.exports['./providers'] = { default: './dist/providers/provider-tools.js', types: './dist/providers/provider-tools.d.ts' }), 'exports ./providers: "types" comes after "default"'],
     ['the build state packed', 'runtime', (json) => void (json.files = json.files.filter((entry) => !entry.startsWith('!'))), 'dist/.tsbuildinfo is packed'],
     ['a compiler depending on another runtime version', 'root', (json) => void (json.dependencies['@json-tool-contracts/runtime'] = '^0.1.0'), 'depends on @json-tool-contracts/runtime ^0.1.0, not on its version from this repository'],
     ['a scoped runtime that would publish as restricted', 'runtime', (json) => delete json['publishConfig'], 'publishConfig'],

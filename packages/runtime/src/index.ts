@@ -21,7 +21,7 @@ export {
   type RuntimeOptions,
   type ToolRequest,
 } from './core/capability-runtime.js';
-export { contractOutcome, type ContractOutcome } from './contract-outcome.js';
+export { contractOutcome, type ContractOutcome } from './core/contract-outcome.js';
 export { memoryStore, type RuntimeStore, type StoredCall, type StoredCallState, type StoredError, type StoredOutcome } from './core/store.js';
 export type { ContractValidator, InputOf, OutputOf, PathSegment, ToolContract, ValidationIssue, ValidationResult } from './core/contract.js';
 export { defaultEnvelopeLimits, envelopeProblem, type EnvelopeLimits } from './core/envelope.js';

@@ -8,8 +8,8 @@ import { ToolMetadata, ToolPolicy } from '../../core/policy.js';
 import { describeThrown } from '../../support/describe-thrown.js';
 import { isPlainObject } from '../../support/is-plain-object.js';
 import { portableName } from '../../targets/tool-names.js';
-import { mcpCreateMessage, mcpElicit, mcpProgress, type McpCreateMessageParams } from '../../hosts/mcp.js';
-import { requestedSchemaValidator } from '../../hosts/mcp-client-input.js';
+import { mcpCreateMessage, mcpElicit, mcpProgress, type McpCreateMessageParams } from '../server.js';
+import { requestedSchemaValidator } from '../client/client-input.js';
 
 /**
  * A contract gateway: the tools of an upstream MCP server served through a runtime, each held to

@@ -1,4 +1,4 @@
-import { metaKeys } from '../../hosts/mcp-2026.js';
+import { metaKeys } from '../revision-2026.js';
 
 /**
  * MCP over stdio for a local agent: newline-delimited JSON-RPC on the process's stdin and stdout,

@@ -7,8 +7,8 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileContract } from '../../../../../test/support/load-module.js';
-import { mcpHttpHandler } from '../../../src/hosts/mcp-http.js';
-import { mcpElicit } from '../../../src/hosts/mcp.js';
+import { mcpHttpHandler } from '../../../src/mcp/http/http-server.js';
+import { mcpElicit } from '../../../src/mcp/server.js';
 import { CapabilityRuntime, ToolPolicy, type ToolContract, type ToolRequest } from '../../../src/index.js';
 import { proxyTools, type McpProxy, type OutputSample, type ProxyToolsOptions } from '../../../src/mcp/proxy/index.js';
 
