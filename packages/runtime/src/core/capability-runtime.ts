@@ -261,12 +261,12 @@ export class CapabilityRuntime {
    * be stored, and completing it again reconciles).
    */
   completeAsync(callId: string, output: unknown): Promise<CallResult> {
-    return this.#deferred.complete(callId, output);
+    return this.#deferred.settlePending(callId, { output });
   }
 
   /** Ends a pending protocol call of `deferAsync` with an error from any replica (a `denied` error is recorded as denied); resolves and rejects as `completeAsync` does. */
   failAsync(callId: string, error: ToolError | string): Promise<CallResult> {
-    return this.#deferred.fail(callId, error);
+    return this.#deferred.settlePending(callId, peerFailure(error));
   }
 
   /**

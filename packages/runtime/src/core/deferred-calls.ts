@@ -1,4 +1,4 @@
-import { type CallPipeline, type HandledCall, type Settlement, listenForAbort, peerFailure, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
@@ -225,16 +225,6 @@ export class DeferredCalls {
     return outcomes(receipt.state, receipt.outcomes);
   }
 
-  /** `CapabilityRuntime.completeAsync`. */
-  complete(callId: string, output: unknown): Promise<CallResult> {
-    return this.#endPending(callId, { output });
-  }
-
-  /** `CapabilityRuntime.failAsync`. */
-  fail(callId: string, error: ToolError | string): Promise<CallResult> {
-    return this.#endPending(callId, peerFailure(error));
-  }
-
   /** `CapabilityRuntime.cancelAsync`. */
   async cancel(callId: string): Promise<CallResult> {
     const read = await this.#readStored(callId);
@@ -284,7 +274,8 @@ export class DeferredCalls {
     return this.#readFromStore(callId);
   }
 
-  async #endPending(callId: string, settlement: Settlement): Promise<CallResult> {
+  /** Ends a pending deferred call with a peer's output or error (`completeAsync`, `failAsync`), wherever it was deferred. */
+  async settlePending(callId: string, settlement: Settlement): Promise<CallResult> {
     const read = await this.#readStored(callId);
     if (read === undefined || read.call.state === 'running') throw new ToolError('unknown_call', `no pending deferred call ${quoted(callId)}: unknown, expired, not a protocol call, or already finished`);
     const stored = read.call;
