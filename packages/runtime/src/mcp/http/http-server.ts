@@ -12,7 +12,7 @@ import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLeve
  * The runtime's tools over MCP Streamable HTTP without an SDK, both revisions from one endpoint,
  * as a Web `Request` -> `Response` handler (Workers, Deno, Bun, serverless) and, through
  * `mcpNodeListener`, on plain `node:http`. Each request is served by the revision it names
- * (mcp-2026.ts): one that carries the 2026-07-28 `_meta` envelope, or names a 2026-07-28 or later
+ * (mcp/revision-2026.ts): one that carries the 2026-07-28 `_meta` envelope, or names a 2026-07-28 or later
  * revision in its `MCP-Protocol-Version` header, is stateless (`server/discover`, `tools/list`,
  * `tools/call`, checked headers, and with `tasks` the tasks extension's `tasks/get`, `tasks/update`
  * and `tasks/cancel`); any other is 2025-11-25, in a session begun by `initialize`
