@@ -56,12 +56,15 @@ interface Started {
   readonly process: ChildProcess;
   readonly url: string;
   readonly stderr: () => string;
+  /** Rejects, with what the server said, if it ends while it is tested. */
+  readonly ended: Promise<never>;
 }
 
 /** The fixture server on a host: its process once it printed its port. */
 function startServer(host: Host, binary: string): Promise<Started> {
   const [command, ...args] = commandLine[host](binary);
-  const child = spawn(command!, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Without colours, so that what a server said reads plainly in a failure.
+  const child = spawn(command!, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -69,9 +72,10 @@ function startServer(host: Host, binary: string): Promise<Started> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const port = /^listening (\d+)$/m.exec(stdout)?.[1];
-      if (port !== undefined) resolve({ process: child, url: `http://127.0.0.1:${port}/mcp`, stderr: () => stderr });
+      if (port !== undefined) resolve({ process: child, url: `http://127.0.0.1:${port}/mcp`, stderr: () => stderr, ended });
     });
-    child.once('exit', (code, signal) => reject(new Error(`the ${host} server ended before listening (${String(code ?? signal)}):\n${stderr}`)));
+    const ended = new Promise<never>((_, rejectEnded) => child.once('exit', (code, signal) => rejectEnded(new Error(`the ${host} server ended (${String(code ?? signal)}):\n${stderr}`))));
+    ended.catch(reject);
   });
 }
 
@@ -145,7 +149,7 @@ describe.each(hosts)('mcpHttpHandler served by %s: a client that cancels a strea
     await reader.cancel();
 
     // The host tells the handler in its own time: a new client's calls ask until the record says cancelled.
-    await expect.poll(() => outcomesFromSdkClient(server!.url, revision), { timeout: 60_000, interval: 200 }).toEqual(['cancelled']);
+    await Promise.race([expect.poll(() => outcomesFromSdkClient(server!.url, revision), { timeout: 60_000, interval: 200 }).toEqual(['cancelled']), server.ended]);
     expect(server.process.exitCode, server.stderr()).toBeNull();
     expect(unexpectedStderr(server.stderr())).toEqual([]);
   });
