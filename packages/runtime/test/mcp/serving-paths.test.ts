@@ -195,6 +195,9 @@ const clients = {
 };
 type ClientKind = keyof typeof clients;
 
+/** Every wait below is bounded by this, a safety net only: a call that never starts fails the test instead of hanging it. */
+const safetyNet = 30_000;
+
 /** Each 2025-11-25 row of the docs' table, and the path and client that hold it. */
 const legacyRows: [Path, ClientKind][] = [
   ['mcpHttpHandler', 'SDK 2.4 at 2025-11-25'],
@@ -209,67 +212,83 @@ const legacyRows: [Path, ClientKind][] = [
 const stateless = new Set<Path>(["SDK v2 createMcpHandler's default (stateless)", 'SDK v1 stateless (a server and transport per POST)']);
 
 describe('logging/setLevel from a 2025-11-25 client', () => {
-  it.each(legacyRows)('%s, %s client: the level holds in sessions; a stateless server forgets it', async (path, kind) => {
-    const served = paths[path]();
-    const client = await clients[kind](served);
-    expect(client.version).toBe('2025-11-25');
-    await client.setLevel('info');
-    expect(await client.call('logs.every')).toMatchObject({ structuredContent: { text: 'logged' } });
-    expect(client.logged).toEqual(stateless.has(path) ? ['debug', 'info', 'error'] : ['info', 'error']);
-  });
+  it.each(legacyRows)(
+    '%s, %s client: the level holds in sessions; a stateless server forgets it',
+    async (path, kind) => {
+      const served = paths[path]();
+      const client = await clients[kind](served);
+      expect(client.version).toBe('2025-11-25');
+      await client.setLevel('info');
+      expect(await client.call('logs.every')).toMatchObject({ structuredContent: { text: 'logged' } });
+      expect(client.logged).toEqual(stateless.has(path) ? ['debug', 'info', 'error'] : ['info', 'error']);
+    },
+    safetyNet,
+  );
 });
 
 describe('a 2025-11-25 client that cancels a call (its AbortSignal on callTool: notifications/cancelled)', () => {
-  it.each(legacyRows)('%s, %s client: in sessions the handler is aborted and the call recorded cancelled; stateless, it runs to its end', async (path, kind) => {
-    const served = paths[path]();
-    const client = await clients[kind](served);
-    const abort = new AbortController();
-    const call = client.call('work.wait', abort.signal);
-    await served.waiting.started;
-    abort.abort(new Error('the user stopped it'));
-    await expect(call).rejects.toThrow('the user stopped it');
-    const cancelled = client.posted.find((post) => post.method === 'notifications/cancelled');
-    expect(cancelled).toBeDefined();
-    await cancelled!.answered;
-    const signal = await served.waiting.signal;
-    if (stateless.has(path)) {
-      // The notification was answered by a server of its own: the call's handler never heard it.
-      expect(signal.aborted).toBe(false);
-      expect(served.records).toEqual([]);
-      served.waiting.release();
-      await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['completed']);
-    } else {
-      await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['cancelled']);
-      expect(signal.aborted).toBe(true);
-    }
-  });
+  it.each(legacyRows)(
+    '%s, %s client: in sessions the handler is aborted and the call recorded cancelled; stateless, it runs to its end',
+    async (path, kind) => {
+      const served = paths[path]();
+      const client = await clients[kind](served);
+      const abort = new AbortController();
+      const call = client.call('work.wait', abort.signal);
+      await served.waiting.started;
+      abort.abort(new Error('the user stopped it'));
+      await expect(call).rejects.toThrow('the user stopped it');
+      const cancelled = client.posted.find((post) => post.method === 'notifications/cancelled');
+      expect(cancelled).toBeDefined();
+      await cancelled!.answered;
+      const signal = await served.waiting.signal;
+      if (stateless.has(path)) {
+        // The notification was answered by a server of its own: the call's handler never heard it.
+        expect(signal.aborted).toBe(false);
+        expect(served.records).toEqual([]);
+        served.waiting.release();
+        await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['completed']);
+      } else {
+        await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['cancelled']);
+        expect(signal.aborted).toBe(true);
+      }
+    },
+    safetyNet,
+  );
 });
 
 const modernPaths: Path[] = ['mcpHttpHandler', "SDK v2 createMcpHandler's default (stateless)"];
 
 describe('at 2026-07-28 (SDK 2.4 client pinned to it)', () => {
-  it.each(modernPaths)('%s: logging/setLevel is a method the revision removed: the SDK client refuses to send it, and a call that names no logLevel is sent none (they go to unsentLog)', async (path) => {
-    const served = paths[path]();
-    const client = await clients['SDK 2.4 pinned to 2026-07-28'](served);
-    expect(client.version).toBe('2026-07-28');
-    // Sent by hand it is HTTP 404 with -32601 (mcp-http.test.ts); SDK 2.4 stops it before the wire.
-    await expect(client.setLevel('info')).rejects.toMatchObject({ code: 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION' });
-    expect(client.posted.map((post) => post.method)).not.toContain('logging/setLevel');
-    expect(await client.call('logs.every')).toMatchObject({ structuredContent: { text: 'logged' } });
-    expect(client.logged).toEqual([]);
-    expect(served.unsent).toEqual(['debug', 'info', 'error']);
-  });
+  it.each(modernPaths)(
+    '%s: logging/setLevel is a method the revision removed: the SDK client refuses to send it, and a call that names no logLevel is sent none (they go to unsentLog)',
+    async (path) => {
+      const served = paths[path]();
+      const client = await clients['SDK 2.4 pinned to 2026-07-28'](served);
+      expect(client.version).toBe('2026-07-28');
+      // Sent by hand it is HTTP 404 with -32601 (mcp-http.test.ts); SDK 2.4 stops it before the wire.
+      await expect(client.setLevel('info')).rejects.toMatchObject({ code: 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION' });
+      expect(client.posted.map((post) => post.method)).not.toContain('logging/setLevel');
+      expect(await client.call('logs.every')).toMatchObject({ structuredContent: { text: 'logged' } });
+      expect(client.logged).toEqual([]);
+      expect(served.unsent).toEqual(['debug', 'info', 'error']);
+    },
+    safetyNet,
+  );
 
-  it.each(modernPaths)("%s: the client's AbortSignal leaves the call's stream (no notifications/cancelled): the handler is aborted and the call recorded cancelled", async (path) => {
-    const served = paths[path]();
-    const client = await clients['SDK 2.4 pinned to 2026-07-28'](served);
-    const abort = new AbortController();
-    const call = client.call('work.wait', abort.signal);
-    await served.waiting.started;
-    abort.abort(new Error('the user stopped it'));
-    await expect(call).rejects.toThrow('the user stopped it');
-    await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['cancelled']);
-    expect((await served.waiting.signal).aborted).toBe(true);
-    expect(client.posted.map((post) => post.method)).not.toContain('notifications/cancelled');
-  });
+  it.each(modernPaths)(
+    "%s: the client's AbortSignal leaves the call's stream (no notifications/cancelled): the handler is aborted and the call recorded cancelled",
+    async (path) => {
+      const served = paths[path]();
+      const client = await clients['SDK 2.4 pinned to 2026-07-28'](served);
+      const abort = new AbortController();
+      const call = client.call('work.wait', abort.signal);
+      await served.waiting.started;
+      abort.abort(new Error('the user stopped it'));
+      await expect(call).rejects.toThrow('the user stopped it');
+      await expect.poll(() => served.records.map((record) => record.outcome), { timeout: 10_000 }).toEqual(['cancelled']);
+      expect((await served.waiting.signal).aborted).toBe(true);
+      expect(client.posted.map((post) => post.method)).not.toContain('notifications/cancelled');
+    },
+    safetyNet,
+  );
 });
