@@ -4,10 +4,9 @@
 // redis-server on loopback (scripts/redis-server.js) and says so; without one the Redis rows are
 // skipped with the reason. Writes bench/results/store.json.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { settledHeap } from './heap.js';
 import { CapabilityRuntime, memoryStore } from '@json-tool-contracts/runtime';
 import { connectRedisStore, redisStore } from '@json-tool-contracts/runtime/redis';
 import { compileContracts } from '../dist/compiler.js';
@@ -44,18 +43,8 @@ async function measure(store) {
   return { p50Us: times[Math.floor(calls * 0.5)], p99Us: times[Math.floor(calls * 0.99)] };
 }
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc');
 const openCalls = quick ? 2_000 : 20_000;
 const idleMs = quick ? 2_000 : 5_000;
-
-/** Heap after a full collection, in bytes. */
-async function settledHeap() {
-  gc();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /**
  * `openCalls` deferred calls of fleet.sleep held open (their handlers wait), made through one

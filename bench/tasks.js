@@ -7,16 +7,13 @@
 // call holds after a full collection, and the CPU per idle second over 2 s; writes nothing.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { settledHeap } from './heap.js';
 import { CapabilityRuntime } from '@json-tool-contracts/runtime';
 import { mcpToolHandlers } from '@json-tool-contracts/runtime/mcp';
 import { mcpHttpHandler } from '@json-tool-contracts/runtime/mcp/http';
 import { compileContracts } from '../dist/compiler.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc');
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, 'bench', 'results', 'tasks');
 rmSync(work, { recursive: true, force: true });
@@ -29,13 +26,6 @@ const openCalls = 5_000;
 const idleMs = 2_000;
 const tasks = { tools: { 'fleet.sleep': 'optional' } };
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
-
-async function settledHeap() {
-  gc();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /** A runtime whose fleet.sleep waits until `finish` is called; `open(i)` opens call i one way. */
 async function hold(way, open) {
