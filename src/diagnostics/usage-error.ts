@@ -23,3 +23,15 @@ export function withIoErrors<T>(path: string, action: () => T): T {
     throw new UsageError(`${path}: ${reason}`);
   }
 }
+
+/**
+ * Loads an optional peer dependency of json-tool-contracts; when it is not installed, a UsageError
+ * says what needs it (`purpose`) and how to install `peer`.
+ */
+export async function importOptionalPeer<T>(load: () => Promise<T>, peer: string, purpose: string): Promise<T> {
+  try {
+    return await load();
+  } catch {
+    throw new UsageError(`${purpose}, an optional peer dependency of json-tool-contracts that is not installed: npm install --save-dev ${peer}`);
+  }
+}

@@ -1,17 +1,13 @@
 import type { JSDoc, Node, SourceFile, TypeNode } from 'ts-morph';
-import { UsageError } from '../diagnostics/usage-error.js';
+import { importOptionalPeer } from '../diagnostics/usage-error.js';
 import type { JsonMember, JsonNode } from '../source/json-node.js';
 import { parseToolList, type SourcePlace, type SourceTool } from './sources.js';
 
 type TsMorph = typeof import('ts-morph');
 
 /** ts-morph is an optional peer: only `--from ts` loads it. */
-async function loadTsMorph(): Promise<TsMorph> {
-  try {
-    return await import('ts-morph');
-  } catch {
-    throw new UsageError('--from ts reads TypeScript with ts-morph, an optional peer dependency of json-tool-contracts that is not installed: npm install --save-dev ts-morph');
-  }
+function loadTsMorph(): Promise<TsMorph> {
+  return importOptionalPeer(() => import('ts-morph'), 'ts-morph', '--from ts reads TypeScript with ts-morph');
 }
 
 /**

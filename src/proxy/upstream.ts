@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import { UsageError } from '../diagnostics/usage-error.js';
+import { importOptionalPeer, UsageError } from '../diagnostics/usage-error.js';
 import { Frames } from '../import/frames.js';
 import { isWindows, stopGroup } from '../import/process-group.js';
 import { version } from '../version.js';
@@ -31,12 +31,8 @@ export interface Upstream {
 
 type Sdk = typeof import('@modelcontextprotocol/client');
 
-async function loadSdk(): Promise<Sdk> {
-  try {
-    return await import('@modelcontextprotocol/client');
-  } catch {
-    throw new UsageError('jtc proxy talks to the upstream with @modelcontextprotocol/client (MCP SDK v2), an optional peer dependency of json-tool-contracts that is not installed: npm install --save-dev @modelcontextprotocol/client');
-  }
+function loadSdk(): Promise<Sdk> {
+  return importOptionalPeer(() => import('@modelcontextprotocol/client'), '@modelcontextprotocol/client', 'jtc proxy talks to the upstream with @modelcontextprotocol/client (MCP SDK v2)');
 }
 
 export async function connectUpstream(source: UpstreamSource, options: UpstreamOptions): Promise<Upstream> {
