@@ -342,14 +342,13 @@ function headline(figures) {
 
 /**
  * Self time by layer, each sample counted where its function's module is: node's own modules (the
- * socket, HTTP parsing, undici's Request and Response) and `mcpNodeListener`, the listener every
- * variant shares, are HTTP; the MCP SDK; our runtime's MCP adapters (`mcp/`) and its core;
+ * socket, HTTP parsing, undici's Request and Response) and `mcp/http/exchange.js`, where
+ * `mcpNodeListener` reads requests and writes answers for every variant, are HTTP; the MCP SDK; our runtime's MCP adapters (`mcp/`) and its core;
  * validation (the generated modules, zod, ajv); garbage collection; the rest (V8's own work, the
  * bench's handlers). A builtin without a module (JSON.parse, a regular expression) counts where
  * its caller is. Idle time is left out.
  */
 function categorised(profile) {
-  const listener = listenerLines();
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -364,7 +363,7 @@ function categorised(profile) {
   const layer = (id) => {
     if (layerOf.has(id)) return layerOf.get(id);
     const { callFrame } = byId.get(id);
-    const { url, functionName, lineNumber } = callFrame;
+    const { url, functionName } = callFrame;
     let found;
     if (functionName === '(garbage collector)') found = 'gc';
     else if (underToolCheck(id)) found = 'validation';
@@ -374,7 +373,7 @@ function categorised(profile) {
     else if (url === '') found = parent.has(id) ? layer(parent.get(id)) : 'other';
     else if (url.startsWith('node:')) found = 'http';
     else if (url.includes('/@modelcontextprotocol/')) found = 'mcp';
-    else if (url.endsWith('/mcp/http/http-server.js') && lineNumber >= listener.from && lineNumber < listener.to) found = 'http';
+    else if (url.endsWith('/mcp/http/exchange.js')) found = 'http';
     else if (url.includes('/packages/runtime/dist/mcp/') || url.endsWith('/packages/runtime/dist/core/host-results.js')) found = 'oursMcp';
     else if (url.includes('/packages/runtime/dist/')) found = 'oursRuntime';
     else if (url.includes('/bench/results/server/')) found = 'validation';
@@ -391,16 +390,6 @@ function categorised(profile) {
   delete time.idle;
   const busy = Object.values(time).reduce((a, b) => a + b, 0);
   return Object.fromEntries(['http', 'mcp', 'oursMcp', 'oursRuntime', 'validation', 'gc', 'other'].map((name) => [name, (time[name] ?? 0) / busy]));
-}
-
-/** The lines of mcpNodeListener and its stream helper in the built module (0-based, as profiles count them). */
-function listenerLines() {
-  const lines = readFileSync(join(root, 'packages/runtime/dist/mcp/http/http-server.js'), 'utf8').split('\n');
-  const from = lines.findIndex((line) => line.startsWith('export function mcpNodeListener'));
-  const readable = lines.findIndex((line) => line.startsWith('function readableOf'));
-  const to = lines.findIndex((line, i) => i > readable && line.startsWith('}'));
-  if (from < 0 || readable < 0 || to < 0) throw new Error('mcpNodeListener was not found in dist/mcp/http/http-server.js');
-  return { from, to: to + 1 };
 }
 
 function print(summary) {

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxCallIdLength, type CapabilityRuntime } from '../../core/capability-runtime.js';
 import { shortened } from '../../core/errors.js';
 import { envelopeProblem } from '../../core/envelope.js';
@@ -7,11 +6,12 @@ import { describeThrown } from '../../support/describe-thrown.js';
 import { cacheHint, isLoggingLevel, isModernRevision, isLevelShown, legacyRevisions, metaKeys, mcpErrorCodes, modernRevision } from '../revision-2026.js';
 import { tasksExtension } from '../tasks.js';
 import { McpRequestError, mcpToolHandlers, type McpAuthInfo, type McpLoggingLevel, type McpTaskMethods, type McpToolHandlers, type McpToolHandlersOptions } from '../server.js';
+import { EventStream, internalErrorAnswer, jsonHeaders, serveOnNodeDirectly, webRequestView, webResponse, type HttpAnswer, type RequestView } from './exchange.js';
 
 /**
  * The runtime's tools over MCP Streamable HTTP without an SDK, both revisions from one endpoint,
  * as a Web `Request` -> `Response` handler (Workers, Deno, Bun, serverless) and, through
- * `mcpNodeListener`, on plain `node:http`. Each request is served by the revision it names
+ * `mcpNodeListener`, on plain `node:http` (without Web objects: ./exchange.ts). Each request is served by the revision it names
  * (mcp/revision-2026.ts): one that carries the 2026-07-28 `_meta` envelope, or names a 2026-07-28 or later
  * revision in its `MCP-Protocol-Version` header, is stateless (`server/discover`, `tools/list`,
  * `tools/call`, checked headers, and with `tasks` the tasks extension's `tasks/get`, `tasks/update`
@@ -85,18 +85,19 @@ function positiveWhole(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
   return value;
 }
-const jsonHeaders = { 'content-type': 'application/json' };
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
-function rpcError(id: unknown, code: number, message: string, status: number, data?: unknown, headers: Record<string, string> = {}): Response {
+function rpcError(id: unknown, code: number, message: string, status: number, data?: unknown, headers: Record<string, string> = {}): HttpAnswer {
   const error = { code, message, ...(data === undefined ? {} : { data }) };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error }), { status, headers: { ...jsonHeaders, ...headers } });
+  return { status, headers: { ...jsonHeaders, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error }) };
 }
+
+/** An answer with no body: an accepted notification or response (202), an ended session (200). */
+const empty = (status: number, headers: Record<string, string> = {}): HttpAnswer => ({ status, headers, body: null });
 
 /**
  * How a response's JSON is written: `JSON.stringify`, or for a result that may hold an exact-mode
@@ -105,8 +106,8 @@ function rpcError(id: unknown, code: number, message: string, status: number, da
  */
 type JsonWriter = (message: unknown) => string;
 
-function rpcResult(id: JsonRpcId, result: unknown, headers: Record<string, string> = {}, write: JsonWriter = JSON.stringify): Response {
-  return new Response(write({ jsonrpc: '2.0', id, result }), { status: 200, headers: { ...jsonHeaders, ...headers } });
+function rpcResult(id: JsonRpcId, result: unknown, headers: Record<string, string> = {}, write: JsonWriter = JSON.stringify): HttpAnswer {
+  return { status: 200, headers: { ...jsonHeaders, ...headers }, body: write({ jsonrpc: '2.0', id, result }) };
 }
 
 function sseFrame(message: unknown, write: JsonWriter = JSON.stringify): string {
@@ -114,41 +115,25 @@ function sseFrame(message: unknown, write: JsonWriter = JSON.stringify): string 
 }
 
 /**
- * A response that stays a single JSON body unless the call sends something before its result,
+ * An answer that stays a single JSON body unless the call sends something before its result,
  * which upgrades it to an event stream of that request (notifications, and for 2025-11-25 the
- * handler's requests to the client), ended by the result. A client that cancels the stream (a
+ * handler's requests to the client), ended by the result. A client that leaves the stream (a
  * Web-standard host cancels the body when its client goes away) is gone: `cancelled` is told once,
  * and nothing more is written to the stream.
  */
-function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>, write: JsonWriter, cancelled: () => void): Promise<Response> {
+function streamedCall(id: JsonRpcId, run: (send: (message: unknown) => void) => Promise<unknown>, headers: Record<string, string>, write: JsonWriter, cancelled: () => void): Promise<HttpAnswer> {
   return new Promise((resolve) => {
-    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    // Until the result closes it or the client cancels it.
-    let open = true;
-    const encoder = new TextEncoder();
+    let stream: EventStream | undefined;
     const send = (message: unknown) => {
-      if (controller !== undefined) {
-        if (open) controller.enqueue(encoder.encode(sseFrame(message)));
-        return;
+      if (stream === undefined) {
+        stream = new EventStream(cancelled);
+        resolve({ status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers }, body: stream });
       }
-      const body = new ReadableStream<Uint8Array>({
-        start(opened) {
-          controller = opened;
-          opened.enqueue(encoder.encode(sseFrame(message)));
-        },
-        cancel() {
-          open = false;
-          cancelled();
-        },
-      });
-      resolve(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers } }));
+      stream.write(sseFrame(message));
     };
-    const end = (message: Record<string, unknown>, plain: () => Response) => {
-      if (controller === undefined) return resolve(plain());
-      if (!open) return;
-      open = false;
-      controller.enqueue(encoder.encode(sseFrame(message, write)));
-      controller.close();
+    const end = (message: Record<string, unknown>, plain: () => HttpAnswer) => {
+      if (stream === undefined) resolve(plain());
+      else stream.end(sseFrame(message, write));
     };
     void run(send).then(
       (result) => end({ jsonrpc: '2.0', id, result }, () => rpcResult(id, result, headers, write)),
@@ -169,7 +154,7 @@ function requestError(error: unknown): { readonly code: number; readonly message
 const errorStatus = (code: number): number => (code === mcpErrorCodes.missingRequiredClientCapability ? 400 : 200);
 
 /** A tasks method's answer: its result, or its JSON-RPC error. */
-async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>, write: JsonWriter): Promise<Response> {
+async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>, write: JsonWriter): Promise<HttpAnswer> {
   try {
     return rpcResult(id, await answer(), {}, write);
   } catch (error) {
@@ -180,32 +165,6 @@ async function taskAnswer(id: JsonRpcId, answer: () => Promise<unknown>, write: 
 
 /** The body field the `Mcp-Name` header mirrors, by method: the tool's name, and the task's id (the tasks extension's routing header). */
 const mcpNameSource: Readonly<Record<string, string>> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
-
-async function readBody(request: Request, limit: number): Promise<{ text: string } | { tooLarge: true }> {
-  const declared = Number(request.headers.get('content-length') ?? 'NaN');
-  if (declared > limit) return { tooLarge: true };
-  if (request.body === null) return { text: '' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return { tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { text: new TextDecoder().decode(bytes) };
-}
 
 /** The `Mcp-Name` header's value: plain, or `=?base64?…?=` for a name that is not plain ASCII. */
 function headerName(value: string | null): string | undefined {
@@ -317,11 +276,11 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     return { extra, hangUp };
   }
 
-  function serveCall(id: JsonRpcId, params: Record<string, unknown>, request: Request, sessionId: string | undefined, headers: Record<string, string>): Promise<Response> {
+  function serveCall(id: JsonRpcId, params: Record<string, unknown>, request: RequestView, sessionId: string | undefined, headers: Record<string, string>): Promise<HttpAnswer> {
     const abort = new AbortController();
-    request.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    request.onLeave(() => abort.abort());
     // Read now, so that no closure here keeps the request.
-    const authInfo = options.authInfo?.(request);
+    const authInfo = options.authInfo?.(request.webRequest());
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     session?.calls.set(id, abort);
     return streamedCall(
@@ -345,13 +304,13 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
   }
 
   /** 2026-07-28: the headers and envelope checked in the revision's order, then the method. */
-  async function modern(message: JsonRpcMessage, request: Request): Promise<Response> {
+  async function modern(message: JsonRpcMessage, request: RequestView): Promise<HttpAnswer> {
     const { id, method } = message;
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params['_meta']) ? params['_meta'] : undefined;
     const named = meta?.[metaKeys.protocolVersion];
-    const header = request.headers.get('mcp-protocol-version');
-    if (!isId(id)) return new Response(null, { status: 202 }); // a notification: nothing of 2026-07-28 needs one from the client
+    const header = request.header('mcp-protocol-version');
+    if (!isId(id)) return empty(202); // a notification: nothing of 2026-07-28 needs one from the client
     if (header === null) return rpcError(id, mcpErrorCodes.headerMismatch, 'the MCP-Protocol-Version header is missing: a 2026-07-28 request names its revision in the header and in _meta', 400);
     if (meta === undefined || typeof named !== 'string' || !isObject(meta[metaKeys.clientCapabilities])) {
       return rpcError(id, mcpErrorCodes.invalidParams, `a 2026-07-28 request carries _meta with "${metaKeys.protocolVersion}" and "${metaKeys.clientCapabilities}"`, 400);
@@ -360,10 +319,10 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     if (named !== modernRevision) {
       return rpcError(id, mcpErrorCodes.unsupportedProtocolVersion, `protocol version ${named} is not served here`, 400, { supported: [modernRevision, ...legacyRevisions], requested: named });
     }
-    const methodHeader = request.headers.get('mcp-method');
+    const methodHeader = request.header('mcp-method');
     if (methodHeader === null || methodHeader.trim() !== method) return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Method header ${methodHeader === null ? 'is missing' : `says ${methodHeader.trim()}`}; the body's method is ${String(method)}`, 400);
     const mirrored = typeof method === 'string' && Object.hasOwn(mcpNameSource, method) ? mcpNameSource[method]! : undefined;
-    if (mirrored !== undefined && typeof params[mirrored] === 'string' && headerName(request.headers.get('mcp-name')) !== params[mirrored]) {
+    if (mirrored !== undefined && typeof params[mirrored] === 'string' && headerName(request.header('mcp-name')) !== params[mirrored]) {
       return rpcError(id, mcpErrorCodes.headerMismatch, `the Mcp-Name header does not name what the body's ${mirrored} does (${JSON.stringify(shortened(params[mirrored] as string, maxCallIdLength))})`, 400);
     }
     const taskMethod = taskMethodsServed?.get(method as string);
@@ -381,10 +340,10 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
   }
 
   /** 2025-11-25: `initialize` begins a session; everything else belongs to one. */
-  async function legacy(message: JsonRpcMessage, request: Request): Promise<Response> {
+  async function legacy(message: JsonRpcMessage, request: RequestView): Promise<HttpAnswer> {
     const { id, method } = message;
     const params = isObject(message.params) ? message.params : {};
-    const sessionId = request.headers.get('mcp-session-id');
+    const sessionId = request.header('mcp-session-id');
     if (method === 'initialize' && isId(id)) {
       if (sessionId !== null) return rpcError(id, mcpErrorCodes.invalidRequest, 'initialize begins a session: send it without an Mcp-Session-Id header', 400);
       const asked = params['protocolVersion'];
@@ -407,11 +366,11 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
         if ('result' in message) pending.resolve(message.result);
         else pending.reject(new Error(`the client answered with an error: ${JSON.stringify(message.error)}`));
       }
-      return new Response(null, { status: 202 });
+      return empty(202);
     }
     if (!isId(id)) {
       if (method === 'notifications/cancelled') session.calls.get(params['requestId'] as JsonRpcId)?.abort();
-      return new Response(null, { status: 202 });
+      return empty(202);
     }
     const headers = { 'mcp-session-id': sessionId };
     switch (method) {
@@ -456,31 +415,31 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
   }
 
   /** Whether a request is 2026-07-28's: its `_meta` names a revision, or its header names a modern one. */
-  function isModernRequest(message: JsonRpcMessage, request: Request): boolean {
+  function isModernRequest(message: JsonRpcMessage, request: RequestView): boolean {
     const meta = isObject(message.params) ? message.params['_meta'] : undefined;
     if (isObject(meta) && meta[metaKeys.protocolVersion] !== undefined) return true;
-    return request.headers.get('mcp-session-id') === null && isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+    return request.header('mcp-session-id') === null && isModernRevision(request.header('mcp-protocol-version')?.trim());
   }
 
-  async function serve(request: Request): Promise<Response> {
+  async function serve(request: RequestView): Promise<HttpAnswer> {
     // Swept as requests come (no timer, which Workers would not keep): each sweep stops at the first session seen within the idle time.
     endIdleSessions();
-    if (options.allowedHosts !== undefined && !options.allowedHosts.includes(request.headers.get('host') ?? new URL(request.url).host)) {
+    if (options.allowedHosts !== undefined && !options.allowedHosts.includes(request.host())) {
       return rpcError(null, mcpErrorCodes.invalidRequest, 'this Host is not served (DNS rebinding protection)', 403);
     }
     if (request.method === 'DELETE') {
-      const sessionId = request.headers.get('mcp-session-id');
+      const sessionId = request.header('mcp-session-id');
       const session = sessionId === null ? undefined : sessions.get(sessionId);
       if (session === undefined) return rpcError(null, mcpErrorCodes.sessionNotFound, 'session not found', 404);
       sessions.delete(sessionId!);
       endSession(session);
-      return new Response(null, { status: 200 });
+      return empty(200);
     }
     // No stream of server-initiated messages (GET): this server sends nothing outside a request.
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } });
-    const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (request.method !== 'POST') return empty(405, { allow: 'POST, DELETE' });
+    const type = request.header('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return rpcError(null, mcpErrorCodes.invalidRequest, 'a request body is application/json', 415);
-    const body = await readBody(request, maxBodyBytes);
+    const body = await request.text(maxBodyBytes);
     if ('tooLarge' in body) return rpcError(null, mcpErrorCodes.invalidRequest, `the request body is larger than ${maxBodyBytes} bytes`, 413);
     let message: unknown;
     try {
@@ -495,68 +454,29 @@ export function mcpHttpHandler(runtime: CapabilityRuntime, options: McpHttpHandl
     return isModernRequest(lossless, request) ? modern(lossless, request) : legacy(lossless, request);
   }
 
-  return {
+  const served = async (request: RequestView): Promise<HttpAnswer> => {
+    try {
+      return await serve(request);
+    } catch (error) {
+      return internalErrorAnswer(error);
+    }
+  };
+  const handler: McpHttpHandler = {
     tools,
     get sessionCount() {
       return sessions.size;
     },
-    fetch: async (request) => {
-      try {
-        return await serve(request);
-      } catch (error) {
-        return rpcError(null, mcpErrorCodes.internalError, `the request could not be served: ${describeThrown(error)}`, 500);
-      }
-    },
+    fetch: async (request) => webResponse(await served(webRequestView(request))),
     close() {
       for (const session of sessions.values()) endSession(session);
       sessions.clear();
     },
   };
+  serveOnNodeDirectly(handler, served);
+  return handler;
 }
 
-/**
- * A `node:http` request listener for a Web handler (`mcpHttpHandler`'s, or SDK v2's
- * `createMcpHandler`): `createServer(mcpNodeListener(handler)).listen(3000, '127.0.0.1')`. The
- * response streams as the handler writes it; a client that goes away aborts the request's signal.
- */
-export function mcpNodeListener(handler: { fetch(request: Request): Promise<Response> }): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  return (incoming, outgoing) => {
-    const gone = new AbortController();
-    outgoing.on('close', () => gone.abort());
-    void (async () => {
-      try {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-        const body = hasBody ? readableOf(incoming) : undefined;
-        const request = new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, { method: incoming.method, headers, body, signal: gone.signal, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit);
-        const response = await handler.fetch(request);
-        outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-        if (response.body !== null) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
-        outgoing.end();
-      } catch (error) {
-        if (!outgoing.headersSent) outgoing.writeHead(500, jsonHeaders).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: mcpErrorCodes.internalError, message: describeThrown(error) } }));
-        else outgoing.destroy();
-      }
-    })();
-  };
-}
-
-/** A Node stream as a Web ReadableStream of its bytes. */
-function readableOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
-  const chunks = incoming[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === 'string' ? new TextEncoder().encode(value) : new Uint8Array(value as Buffer));
-    },
-    async cancel() {
-      await chunks.return?.();
-    },
-  });
-}
-
+export { mcpNodeListener } from './exchange.js';
 export { legacyRevisions, mcpErrorCodes, metaKeys, modernRevision } from '../revision-2026.js';
 
 function taskMethods(tasks: McpTaskMethods): ReadonlyMap<string, (params: Record<string, unknown>) => Promise<unknown>> {

@@ -377,12 +377,20 @@ describe('a client that leaves a call whose answer became an event stream (the h
     handler.close();
   });
 
-  it.each(['2025-11-25', '2026-07-28'] as const)("on Hono's node server (@hono/node-server), a client that closes its connection at %s: the call is cancelled and the process lives", async (revision) => {
+  const hosts = {
+    "Hono's node server (@hono/node-server)": (handler: ReturnType<typeof mcpHttpHandler>) =>
+      new Promise<HttpServer>((resolve) => {
+        const started = serveOnHono({ fetch: handler.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as HttpServer));
+      }),
+    'node:http through mcpNodeListener (no Web Response)': (handler: ReturnType<typeof mcpHttpHandler>) =>
+      new Promise<HttpServer>((resolve) => {
+        const started = createServer(mcpNodeListener(handler)).listen(0, '127.0.0.1', () => resolve(started));
+      }),
+  };
+  it.each(Object.keys(hosts).flatMap((host) => (['2025-11-25', '2026-07-28'] as const).map((revision) => [host, revision] as const)))('on %s, a client that closes its connection at %s: the call is cancelled and the process lives', async (host, revision) => {
     const runtime = lingering();
     const handler = mcpHttpHandler(runtime, options);
-    const server = await new Promise<ReturnType<typeof serveOnHono>>((resolve) => {
-      const started = serveOnHono({ fetch: handler.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-    });
+    const server = await hosts[host as keyof typeof hosts](handler);
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
       const sessionId = revision === '2025-11-25' ? await initialized((request) => fetch(request), url) : undefined;
