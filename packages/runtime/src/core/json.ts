@@ -93,6 +93,11 @@ export function exactJsonText(value: unknown): string {
   return jsonText(value, true);
 }
 
+/** An own enumerable data property, as JSON.parse makes one: a plain assignment of "__proto__" would set the prototype instead. */
+export function defineJsonProperty(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function isContainer(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !isJsonNumber(value);
 }
@@ -243,8 +248,7 @@ class JsonReader {
       const key = this.#string();
       this.#space();
       if (this.#text[this.#index++] !== ':') this.#fail('expected ":"');
-      // defineProperty, so that "__proto__" is an ordinary own key, as JSON.parse makes it.
-      Object.defineProperty(result, key, { value: this.#value(depth + 1), enumerable: true, writable: true, configurable: true });
+      defineJsonProperty(result, key, this.#value(depth + 1));
       this.#space();
       const next = this.#text[this.#index++];
       if (next === '}') return result;
