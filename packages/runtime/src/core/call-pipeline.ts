@@ -1,4 +1,4 @@
-import { copyContent, splitContent } from './content.js';
+import { copyContent, splitContent, type ContentBlock } from './content.js';
 import type { ValidationIssue } from './contract.js';
 import { copyEnvelope, readJsonText, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes } from './errors.js';
@@ -101,7 +101,7 @@ export class CallPipeline {
     if (isAborted(setting.signal)) {
       const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
       this.#ledger.close(record, 'cancelled', 'cancelled', watch, error);
-      return { ok: false, callId: record.callId, error };
+      return callFailure(record.callId, error);
     }
     if (!mode.deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
     if (!mode.deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
@@ -184,10 +184,10 @@ export class CallPipeline {
         error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
         // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
-        return blocks === undefined ? { ok: true, callId, output: copy } : { ok: true, callId, output: copy, content: blocks.content };
+        return callSuccess(callId, copy, blocks?.content);
       }
     }
-    return { ok: false, callId, error };
+    return callFailure(callId, error);
   }
 
   // ---- 4. close: the record's outcome
@@ -209,13 +209,13 @@ export class CallPipeline {
   /** `input`: the validated copy, when the input passed its contract and something else refused the call. */
   deny(record: MutableRecord, error: ToolError, watch: CallWatch | undefined, input?: unknown): CallFailure {
     this.#ledger.close(record, 'denied', error.code, watch, error, input);
-    return { ok: false, callId: record.callId, error };
+    return callFailure(record.callId, error);
   }
 
   /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
   closeCancelled(call: OpenCall, message: string): CallFailure {
     const error = new ToolError('cancelled', message);
-    const result: CallFailure = { ok: false, callId: call.record.callId, error };
+    const result = callFailure(call.record.callId, error);
     this.#ledger.close(call.record, 'cancelled', 'cancelled', call.watch, error);
     if ('handle' in call) (call as HandledCall).handle.settle(result);
     call.abort?.abort(error);
@@ -237,7 +237,7 @@ export class CallPipeline {
     const finishedAt = Date.now();
     const watch = call.watch;
     if (watch !== undefined) observe(watch, (watching) => watching.ended({ ...call.record, finishedAt, durationMs: finishedAt - call.record.startedAt, errorCode: 'suspended' }, { error, input: call.input }));
-    const result: CallFailure = { ok: false, callId: call.record.callId, error };
+    const result = callFailure(call.record.callId, error);
     call.handle.settle(result);
     call.abort?.abort(error);
     return result;
@@ -341,7 +341,16 @@ class HandlerRequest implements ToolRequest<unknown> {
   }
 }
 
-// ---- handles and signals of the calls that stay open
+// ---- results, handles and signals
+
+export function callFailure(callId: string, error: ToolError): CallFailure {
+  return { ok: false, callId, error };
+}
+
+/** `content` only when the handler returned blocks beside its output. */
+export function callSuccess(callId: string, output: unknown, content: readonly ContentBlock[] | undefined): CallResult {
+  return content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content };
+}
 
 export function newHandle(callId: string, tool: string): CallHandle {
   let settle!: (result: CallResult) => void;

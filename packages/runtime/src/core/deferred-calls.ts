@@ -1,9 +1,9 @@
-import { type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { callFailure, type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
 import { maxCallIdLength, type Ledger } from './ledger.js';
-import type { CallFailure, CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
+import type { CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
 import { guardStore, memoryStore, storeUnavailable, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
 import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -86,7 +86,7 @@ export class DeferredCalls {
     const { callId } = open.stored;
     this.#open.delete(callId);
     this.#store()
-      .replaceCall({ ...doneCall(open.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.#replicaId })
+      .replaceCall({ ...doneCall(open.stored, callFailure(callId, error), 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.#replicaId })
       .catch(() => undefined);
   }
 
@@ -232,7 +232,7 @@ export class DeferredCalls {
     if (read === undefined || read.call.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
     const stored = read.call;
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
-    const result: CallFailure = { ok: false, callId: stored.callId, error };
+    const result = callFailure(stored.callId, error);
     const givesBack = stored.state === 'pending' && stored.budgeted;
     const release = givesBack && this.#shared !== undefined;
     const replaced = await guardStore(this.#store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.#replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
@@ -269,7 +269,7 @@ export class DeferredCalls {
     if (stored.state === 'done') return { ...read, result: storedResult(stored, this.#pipeline.limits) };
     if (stored.state !== 'running' || stored.owner === undefined || read.leaseHeld) return read;
     const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner}, whose lease on it has run out (the replica stopped, or lost the store): it may or may not have done its work`);
-    const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
+    const expired = doneCall(stored, callFailure(stored.callId, error));
     if (await store.replaceCall(expired, ['running'], { by: this.#replicaId })) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
     return this.#readFromStore(callId);
   }
@@ -319,7 +319,7 @@ export class DeferredCalls {
       } catch (error) {
         // A record that is no call cannot take the result: that ends the call; a store away is asked again until the call expires.
         const lost = error instanceof StoredRecordError || Date.now() >= open.stored.expiresAt;
-        if (lost) this.#closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error) });
+        if (lost) this.#closeStored(open, callFailure(open.stored.callId, storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error)));
         return lost;
       }
       if (this.#open.get(open.stored.callId) !== open) return true;
@@ -342,14 +342,14 @@ export class DeferredCalls {
       read = await this.#readFromStore(callId);
     } catch (error) {
       if (this.#open.get(callId) !== open) return;
-      if (error instanceof StoredRecordError) this.#closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
+      if (error instanceof StoredRecordError) this.#closeStored(open, callFailure(callId, new ToolError('store_unavailable', error.message)), undefined, 'elsewhere');
       else this.#poller.changedCall(callId);
       return;
     }
     if (this.#open.get(callId) !== open) return;
     if (read?.call.state === 'running') open.questions?.hear(read.answers);
     if (read?.call.state === 'running' || read?.call.state === 'pending') return;
-    const result: CallResult = read === undefined ? { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`) } : read.result!;
+    const result = read === undefined ? callFailure(callId, new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`)) : read.result!;
     this.#closeStored(open, result, read === undefined || read.call.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
   }
 
@@ -373,7 +373,7 @@ export class DeferredCalls {
    */
   #forgetUnconfirmed(stored: StoredCall): void {
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
-    const forgotten = { ...doneCall(stored, { ok: false, callId: stored.callId, error }, 'cancelled'), expiresAt: Date.now() + 1 };
+    const forgotten = { ...doneCall(stored, callFailure(stored.callId, error), 'cancelled'), expiresAt: Date.now() + 1 };
     this.#poller.retryUntilDone(async () => {
       try {
         await this.#store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.#replicaId });

@@ -1,3 +1,4 @@
+import { callFailure, callSuccess } from './call-pipeline.js';
 import type { CallResult } from './runtime-types.js';
 import type { ContentBlock } from './content.js';
 import { readJsonText, type EnvelopeLimits } from './envelope.js';
@@ -32,7 +33,7 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
   const { callId } = stored;
   if (stored.outcome !== 'completed') {
     const { code, message, issues } = stored.error!;
-    return { ok: false, callId, error: new ToolError(code, message, issues) };
+    return callFailure(callId, new ToolError(code, message, issues));
   }
   let output: unknown;
   let content: ContentBlock[] | undefined;
@@ -42,7 +43,7 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
   } catch (error) {
     throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: its output is not JSON the runtime wrote (${error instanceof Error ? error.message : 'unparsable'})`);
   }
-  return content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content };
+  return callSuccess(callId, output, content);
 }
 
 /**
