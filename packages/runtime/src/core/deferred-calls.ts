@@ -4,7 +4,7 @@ import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
 import { maxCallIdLength, type Ledger } from './ledger.js';
 import type { CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
-import { guardStore, memoryStore, storeUnavailable, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
+import { guardStore, memoryStore, storeUnavailable, StoredRecordError, unreadableRecord, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
 import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
@@ -164,7 +164,7 @@ export class DeferredCalls {
     try {
       return { ...status, questions: Object.fromEntries(open.map(([key, question]) => [key, JSON.parse(question) as unknown])) };
     } catch (error) {
-      throw storeUnavailable(`call ${read.call.callId} could not be read`, new StoredRecordError(`the store's record of call ${JSON.stringify(read.call.callId)} cannot be read: a question in it is not JSON (${describeThrown(error)})`));
+      throw storeUnavailable(`call ${read.call.callId} could not be read`, unreadableRecord(read.call.callId, `a question in it is not JSON (${describeThrown(error)})`));
     }
   }
 

@@ -4,7 +4,7 @@ import type { ContentBlock } from './content.js';
 import { readJsonText, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
 import { stringifyJson } from './json.js';
-import { StoredRecordError, type StoredCall } from './store.js';
+import { unreadableRecord, type StoredCall } from './store.js';
 
 /**
  * What the runtime writes to its store about a deferred call and reads back from it: the record of
@@ -41,7 +41,7 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
     output = readJsonText(stored.output!, stored.exactNumbers, limits);
     content = stored.content === undefined ? undefined : (JSON.parse(stored.content) as ContentBlock[]);
   } catch (error) {
-    throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: its output is not JSON the runtime wrote (${error instanceof Error ? error.message : 'unparsable'})`);
+    throw unreadableRecord(callId, `its output is not JSON the runtime wrote (${error instanceof Error ? error.message : 'unparsable'})`);
   }
   return callSuccess(callId, output, content);
 }
