@@ -5,7 +5,7 @@ import { readJsonText } from './envelope.js';
 import { maxCallIdLength, type Ledger } from './ledger.js';
 import type { CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
 import { guardStore, memoryStore, storeUnavailable, StoredRecordError, unreadableRecord, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
-import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
+import { doneCall, forgottenCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
@@ -85,9 +85,7 @@ export class DeferredCalls {
   forgetSuspended(open: StoredOpenCall, error: ToolError): void {
     const { callId } = open.stored;
     this.#open.delete(callId);
-    this.#store()
-      .replaceCall({ ...doneCall(open.stored, callFailure(callId, error), 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.#replicaId })
-      .catch(() => undefined);
+    this.#replace(forgottenCall(doneCall(open.stored, callFailure(callId, error), 'cancelled')), ['running']).catch(() => undefined);
   }
 
   /** `CapabilityRuntime.deferAsync`: the call started, reserved and stored, then run here or handed off. */
@@ -149,7 +147,7 @@ export class DeferredCalls {
   /** `CapabilityRuntime.forgetCall`. */
   async forget(callId: string): Promise<void> {
     const read = await this.#readStored(callId);
-    if (read?.call.state === 'done') await guardStore(this.#store().replaceCall({ ...read.call, expiresAt: Date.now() + 1 }, ['done'], { by: this.#replicaId }), `call ${read.call.callId} could not be forgotten`);
+    if (read?.call.state === 'done') await guardStore(this.#replace(forgottenCall(read.call), ['done']), `call ${read.call.callId} could not be forgotten`);
   }
 
   /** `CapabilityRuntime.readCall`: the stored call, a running one whose lease ran out ended as `lease_expired` first. */
@@ -235,7 +233,7 @@ export class DeferredCalls {
     const result = callFailure(stored.callId, error);
     const givesBack = stored.state === 'pending' && stored.budgeted;
     const release = givesBack && this.#shared !== undefined;
-    const replaced = await guardStore(this.#store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.#replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
+    const replaced = await guardStore(this.#replace(doneCall(stored, result, 'cancelled'), [stored.state], release), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
     if (!replaced) return this.#reconcileEnd(stored.callId, undefined);
     if (givesBack && !release) this.#ledger.giveBack(stored.tool);
     const open = this.#open.get(stored.callId);
@@ -247,6 +245,11 @@ export class DeferredCalls {
     if (this.#shared !== undefined) return this.#shared;
     this.#ownStore ??= memoryStore();
     return this.#ownStore;
+  }
+
+  /** `RuntimeStore.replaceCall`, written by this replica; `release` gives a pending call's budget back in the same step. */
+  #replace(next: StoredCall, from: readonly StoredCallState[], release = false): Promise<boolean> {
+    return this.#store().replaceCall(next, from, { release, by: this.#replicaId });
   }
 
   /** The stored call, with its result when done; rejects with `store_unavailable` when the store cannot answer or its record cannot be read. */
@@ -262,15 +265,14 @@ export class DeferredCalls {
    * first. Rejects as the store does: a `StoredRecordError` for a record that is no call.
    */
   async #readFromStore(callId: string): Promise<StoredRead | undefined> {
-    const store = this.#store();
-    const read = await store.readCall(callId);
+    const read = await this.#store().readCall(callId);
     if (read === undefined) return undefined;
     const stored = read.call;
     if (stored.state === 'done') return { ...read, result: storedResult(stored, this.#pipeline.limits) };
     if (stored.state !== 'running' || stored.owner === undefined || read.leaseHeld) return read;
     const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner}, whose lease on it has run out (the replica stopped, or lost the store): it may or may not have done its work`);
     const expired = doneCall(stored, callFailure(stored.callId, error));
-    if (await store.replaceCall(expired, ['running'], { by: this.#replicaId })) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
+    if (await this.#replace(expired, ['running'])) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
     return this.#readFromStore(callId);
   }
 
@@ -284,7 +286,7 @@ export class DeferredCalls {
     const result = this.#pipeline.verdict(entry, stored.callId, settlement);
     const end = doneCall(stored, result);
     if (stored.state === 'done') return this.#reconcileEnd(stored.callId, end, read);
-    const replaced = await guardStore(this.#store().replaceCall(end, ['pending'], { by: this.#replicaId }), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
+    const replaced = await guardStore(this.#replace(end, ['pending']), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
     if (!replaced) return this.#reconcileEnd(stored.callId, end);
     const open = this.#open.get(stored.callId);
     if (open !== undefined) this.#closeStored(open, result);
@@ -315,7 +317,7 @@ export class DeferredCalls {
       if (this.#open.get(open.stored.callId) !== open) return true;
       let replaced: boolean;
       try {
-        replaced = await this.#store().replaceCall(end, ['running'], { by: this.#replicaId });
+        replaced = await this.#replace(end, ['running']);
       } catch (error) {
         // A record that is no call cannot take the result: that ends the call; a store away is asked again until the call expires.
         const lost = error instanceof StoredRecordError || Date.now() >= open.stored.expiresAt;
@@ -373,10 +375,10 @@ export class DeferredCalls {
    */
   #forgetUnconfirmed(stored: StoredCall): void {
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
-    const forgotten = { ...doneCall(stored, callFailure(stored.callId, error), 'cancelled'), expiresAt: Date.now() + 1 };
+    const forgotten = forgottenCall(doneCall(stored, callFailure(stored.callId, error), 'cancelled'));
     this.#poller.retryUntilDone(async () => {
       try {
-        await this.#store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.#replicaId });
+        await this.#replace(forgotten, [stored.state], stored.budgeted);
         return true;
       } catch {
         return Date.now() >= stored.expiresAt;

@@ -23,6 +23,11 @@ export function doneCall(stored: StoredCall, result: CallResult, outcome?: 'canc
   return { ...done, outcome: outcome ?? (code === 'denied' ? 'denied' : 'failed'), error: { code, message, issues } };
 }
 
+/** The call as the store is to forget it: expiring now rather than at the end of its TTL. */
+export function forgottenCall(stored: StoredCall): StoredCall {
+  return { ...stored, expiresAt: Date.now() + 1 };
+}
+
 /** Whether two ends of a call say the same (when each was written aside): a retry of an end already stored reconciles with it. */
 export function sameEnd(stored: StoredCall, next: StoredCall): boolean {
   return stored.outcome === next.outcome && stored.output === next.output && stored.content === next.content && stored.error?.code === next.error?.code && stored.error?.message === next.error?.message;
