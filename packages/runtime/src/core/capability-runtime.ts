@@ -330,7 +330,7 @@ export class CapabilityRuntime {
 
   /** How many more calls a tool may complete; undefined when unlimited. With a store the budget is kept there: this answers the whole budget, `remainingCallsAsync` what is left. */
   remainingCalls(name: string): number | undefined {
-    return this.#ledger.remaining(name);
+    return this.#tools.get(name)?.remaining;
   }
 }
 
