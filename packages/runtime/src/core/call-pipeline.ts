@@ -99,7 +99,7 @@ export class CallPipeline {
     if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`), watch);
     if (setting.refusal !== undefined) return this.deny(record, setting.refusal, watch);
     if (isAborted(setting.signal)) {
-      const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
+      const error = cancelledError(record.callId, tool, 'before it started');
       this.#ledger.close(record, 'cancelled', 'cancelled', watch, error);
       return callFailure(record.callId, error);
     }
@@ -130,7 +130,7 @@ export class CallPipeline {
     // Only the handler itself can abort the host's signal while a synchronous call runs; it ran, so its call stays used.
     if (isAborted(call.setting.signal)) {
       if ('awaited' in outcome) settleThenable(outcome.awaited, () => undefined);
-      return this.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled while its handler ran`) as CallResult<O>;
+      return this.closeCancelled(call, 'while its handler ran') as CallResult<O>;
     }
     if ('awaited' in outcome) {
       // It ran, so the reserved call stays used; from now on `call` refuses it before it runs.
@@ -213,8 +213,8 @@ export class CallPipeline {
   }
 
   /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
-  closeCancelled(call: OpenCall, message: string): CallFailure {
-    const error = new ToolError('cancelled', message);
+  closeCancelled(call: OpenCall, when?: CancelledWhen): CallFailure {
+    const error = cancelledError(call.record.callId, call.entry.name, when);
     const result = callFailure(call.record.callId, error);
     this.#ledger.close(call.record, 'cancelled', 'cancelled', call.watch, error);
     if ('handle' in call) (call as HandledCall).handle.settle(result);
@@ -342,6 +342,13 @@ class HandlerRequest implements ToolRequest<unknown> {
 }
 
 // ---- results, handles and signals
+
+/** When a call was cancelled, if not while it waited (queued, pending, or for the store). */
+export type CancelledWhen = 'before it started' | 'while its handler ran';
+
+export function cancelledError(callId: string, tool: string, when?: CancelledWhen): ToolError {
+  return new ToolError('cancelled', `call ${callId} to "${tool}" was cancelled${when === undefined ? '' : ` ${when}`}`);
+}
 
 export function callFailure(callId: string, error: ToolError): CallFailure {
   return { ok: false, callId, error };

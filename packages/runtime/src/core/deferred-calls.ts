@@ -1,4 +1,4 @@
-import { callFailure, type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { callFailure, cancelledError, type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
@@ -229,8 +229,7 @@ export class DeferredCalls {
     if (read?.call.state === 'done' && read.call.outcome === 'cancelled') return read.result!;
     if (read === undefined || read.call.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
     const stored = read.call;
-    const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
-    const result = callFailure(stored.callId, error);
+    const result = callFailure(stored.callId, cancelledError(stored.callId, stored.tool));
     const givesBack = stored.state === 'pending' && stored.budgeted;
     const release = givesBack && this.#shared !== undefined;
     const replaced = await guardStore(this.#replace(doneCall(stored, result, 'cancelled'), [stored.state], release), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);

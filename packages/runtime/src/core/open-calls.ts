@@ -80,7 +80,7 @@ export class OpenCalls {
     if (refusal !== undefined) return this.#pipeline.deny(call.record, refusal, call.watch, call.input);
     if (isAborted(call.setting.signal)) {
       this.#ledger.giveBack(call.entry.name);
-      return this.#pipeline.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled before it started`);
+      return this.#pipeline.closeCancelled(call, 'before it started');
     }
     return this.#runNow(call);
   }
@@ -116,13 +116,12 @@ export class OpenCalls {
   }
 
   #cancelOpen(call: HandledCall): CallResult {
-    const { callId } = call.record;
-    this.#open.delete(callId);
+    this.#open.delete(call.record.callId);
     call.release?.();
-    if (call.handle.state === 'running') return this.#pipeline.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled while its handler ran`);
+    if (call.handle.state === 'running') return this.#pipeline.closeCancelled(call, 'while its handler ran');
     const queued = this.#queue.indexOf(call);
     if (queued >= 0) this.#queue.splice(queued, 1);
     this.#ledger.giveBack(call.entry.name);
-    return this.#pipeline.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled`);
+    return this.#pipeline.closeCancelled(call);
   }
 }
