@@ -1,4 +1,4 @@
-import { callFailure, cancelledError, type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { callFailure, cancelledError, type CallPipeline, type HandledCall, type OpenCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
@@ -92,19 +92,19 @@ export class DeferredCalls {
   async defer<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
     const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'handed-out' });
-    const refusal = !started.ok
-      ? undefined
-      : typeof ttlMs === 'string'
-        ? `the call options for "${started.call.entry.name}" are wrong: ${ttlMs}`
+    if (!started.ok) return settledHandle(started, toolName(name)) as DeferredCall<O>;
+    const call = started.call;
+    const refusal =
+      typeof ttlMs === 'string'
+        ? `the call options for "${call.entry.name}" are wrong: ${ttlMs}`
         : this.#open.size >= this.#options.maxDeferredCalls
           ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
           : undefined;
-    if (!started.ok || refusal !== undefined) {
-      const failure = started.ok ? this.#pipeline.deny(started.call.record, new ToolError('denied', refusal!), started.call.watch) : started;
-      if (started.ok && this.#shared === undefined) this.#ledger.giveBack(started.call.entry.name);
-      return settledHandle(failure, toolName(name)) as DeferredCall<O>;
+    if (refusal !== undefined) {
+      const handle = this.#refused(call, new ToolError('denied', refusal));
+      if (this.#shared === undefined) this.#ledger.giveBack(call.entry.name);
+      return handle as DeferredCall<O>;
     }
-    const call = started.call;
     const { entry, record } = call;
     const runsHere = entry.handler !== undefined;
     const stored: StoredCall = {
@@ -117,16 +117,16 @@ export class DeferredCalls {
       budgeted: entry.budget !== undefined,
       ...(this.#shared === undefined ? {} : { owner: this.#replicaId }),
     };
-    const reservesThere = this.#shared !== undefined && entry.budget !== undefined;
+    const reservesThere = this.#ledger.reservesThroughStore(entry);
     let opened: boolean;
     try {
       opened = await this.#store().openCall(stored, reservesThere ? entry.budget : undefined, runsHere && this.#shared !== undefined ? this.#options.leaseMs : undefined);
     } catch (error) {
       if (!reservesThere) this.#ledger.giveBack(entry.name);
       if (this.#shared !== undefined) this.#forgetUnconfirmed(stored);
-      return settledHandle(this.#pipeline.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
+      return this.#refused(call, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.input) as DeferredCall<O>;
     }
-    if (!opened) return settledHandle(this.#pipeline.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
+    if (!opened) return this.#refused(call, budgetExhausted(entry.name), call.input) as DeferredCall<O>;
     const handle = newHandle(record.callId, entry.name);
     // A protocol call has no handler to hand the host's context to: the call does not keep it for its whole TTL.
     const setting = runsHere ? call.setting : { signal: call.setting.signal, context: undefined };
@@ -142,6 +142,11 @@ export class DeferredCalls {
     }
     this.#poller.start();
     return handle as DeferredCall<O>;
+  }
+
+  /** A started call refused before it was stored, as a handle already settled; `input` when it passed its contract. */
+  #refused(call: OpenCall, error: ToolError, input?: unknown): DeferredCall {
+    return settledHandle(this.#pipeline.deny(call.record, error, call.watch, input), call.entry.name);
   }
 
   /** `CapabilityRuntime.forgetCall`. */
