@@ -58,20 +58,16 @@ export interface CallHandle extends DeferredCall {
   settle(result: CallResult): void;
 }
 
-/** How a call is started: which caller, and what that caller can do that others cannot. */
-export interface StartMode {
-  /** The caller can leave the call open (`callAsync`, `defer`, `deferAsync`): a protocol tool or an asynchronous handler is allowed. */
-  readonly deferred: boolean;
-  /** The input is what `parseJson` built: a JSON envelope by construction, so only its root is checked. */
-  readonly parsedFromJson?: boolean;
-  /**
-   * `awaited`: the caller reserves a budgeted call through the store itself (otherwise a budgeted tool
-   * under a store is refused); `handed-out` (deferAsync) also gives the call an unguessable id, since it
-   * is handed to others (an MCP task's id, a completer on another replica) and whoever holds it can
-   * read, answer or cancel the call.
-   */
-  readonly asynchronous?: 'awaited' | 'handed-out';
-}
+/**
+ * Which method started the call, for what it can do that others cannot. `call` and `callJson` end
+ * the call before they return, so they refuse a protocol tool and an asynchronous handler (the
+ * others leave the call open); `callJson`'s input is what `parseJson` built, a JSON envelope by
+ * construction, so only its root is checked. `callAsync` and `deferAsync` reserve a budgeted call
+ * through the store themselves (the others refuse a budgeted tool under a store); `deferAsync` also
+ * gives the call an unguessable id, since it is handed to others (an MCP task's id, a completer on
+ * another replica) and whoever holds it can read, answer or cancel the call.
+ */
+export type Caller = 'call' | 'callJson' | 'callAsync' | 'defer' | 'deferAsync';
 
 export type Started = { readonly ok: true; readonly call: OpenCall } | CallFailure;
 
@@ -88,9 +84,9 @@ export class CallPipeline {
 
   // ---- 1. start: record, tool, options, input envelope, input contract, reservation
 
-  start(name: string, input: unknown, options: CallOptions | undefined, mode: StartMode): Started {
+  start(name: string, input: unknown, options: CallOptions | undefined, caller: Caller): Started {
     const tool = toolName(name);
-    const record = this.#ledger.open(tool, mode.asynchronous === 'handed-out');
+    const record = this.#ledger.open(tool, caller === 'deferAsync');
     // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
     const setting = readCallOptions(options);
     const watch = this.#ledger.watch(record, contextOf(setting));
@@ -103,16 +99,17 @@ export class CallPipeline {
       this.#ledger.close(record, 'cancelled', 'cancelled', watch, error);
       return callFailure(record.callId, error);
     }
-    if (!mode.deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
-    if (!mode.deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
+    const endsAtOnce = caller === 'call' || caller === 'callJson';
+    if (endsAtOnce && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
+    if (endsAtOnce && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
     // The handler receives the copy that was validated, never the caller's object (parsed JSON is ours alone).
-    const parsed = mode.parsedFromJson === true;
+    const parsed = caller === 'callJson';
     const value = parsed ? input : copyEnvelope(input, this.limits, entry.contract.exactNumbers);
     const problem = parsed ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
     if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`), watch);
     if (!entry.contract.input.is(value)) return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))), watch);
     if (this.#ledger.reservesThroughStore(entry)) {
-      if (mode.asynchronous === undefined) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
+      if (caller !== 'callAsync' && caller !== 'deferAsync') return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
     } else {
       const exhausted = this.#ledger.reserve(entry);
       if (exhausted !== undefined) return this.deny(record, exhausted, watch, value);
@@ -122,8 +119,8 @@ export class CallPipeline {
 
   // ---- the synchronous path: 1 → 2 → 3 → 4 at once
 
-  call<O>(name: string, input: unknown, parsedFromJson: boolean, options: CallOptions | undefined): CallResult<O> {
-    const started = this.start(name, input, options, { deferred: false, parsedFromJson });
+  call<O>(name: string, input: unknown, caller: 'call' | 'callJson', options: CallOptions | undefined): CallResult<O> {
+    const started = this.start(name, input, options, caller);
     if (!started.ok) return started;
     const call = started.call;
     const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
@@ -145,7 +142,7 @@ export class CallPipeline {
   callJson(name: string, inputJson: string, callOptions: CallOptions | undefined): CallResult<string> {
     const entry = this.#tools.get(name);
     // No tool, no text to read: `unknown_tool` as with `call`, so a made-up name never passes for a tool's (in records, spans, metrics).
-    if (entry === undefined) return this.call<string>(name, undefined, true, callOptions);
+    if (entry === undefined) return this.call<string>(name, undefined, 'callJson', callOptions);
     const exactNumbers = entry.contract.exactNumbers;
     let input: unknown;
     try {
@@ -160,7 +157,7 @@ export class CallPipeline {
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
-    const result = this.call(name, input, true, callOptions);
+    const result = this.call(name, input, 'callJson', callOptions);
     return result.ok ? { ...result, output: exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output) } : result;
   }
 

@@ -103,7 +103,7 @@ export class CapabilityRuntime {
    * (`asynchronous_handler`, nothing reserved): use `callAsync`.
    */
   call<O = unknown>(name: string, input: unknown, options?: CallOptions): CallResult<O> {
-    return this.#pipeline.call(name, input, false, options);
+    return this.#pipeline.call(name, input, 'call', options);
   }
 
   /**
@@ -112,7 +112,7 @@ export class CapabilityRuntime {
    * budget rules as `call`; the promise never rejects.
    */
   callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
-    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'awaited' });
+    const started = this.#pipeline.start(name, input, options, 'callAsync');
     return (started.ok ? this.#local.run(started.call) : Promise.resolve(started)) as Promise<CallResult<O>>;
   }
 
@@ -130,7 +130,7 @@ export class CapabilityRuntime {
    * for `pump()`, a protocol tool for `complete()` or `fail()`. A rejected call settles at once.
    */
   defer<O = unknown>(name: string, input: unknown, options?: CallOptions): DeferredCall<O> {
-    const started = this.#pipeline.start(name, input, options, { deferred: true });
+    const started = this.#pipeline.start(name, input, options, 'defer');
     return (started.ok ? this.#local.defer(started.call) : settledHandle(started, name)) as DeferredCall<O>;
   }
 

@@ -91,7 +91,7 @@ export class DeferredCalls {
   /** `CapabilityRuntime.deferAsync`: the call started, reserved and stored, then run here or handed off. */
   async defer<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
-    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'handed-out' });
+    const started = this.#pipeline.start(name, input, options, 'deferAsync');
     if (!started.ok) return settledHandle(started, toolName(name)) as DeferredCall<O>;
     const call = started.call;
     const refusal =
