@@ -8,11 +8,12 @@ import { compareDecimal } from '../support/compare-decimal.js';
 import { decimalOf } from '../support/decimal-of.js';
 import { isJsonNumberText } from '../support/is-json-number-text.js';
 import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
+import { jsonNumberBrand as supportBrand } from '../support/json-number-brand.js';
 
 export { copyJsonValue } from '../support/copy-json-value.js';
 
-/** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
-export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;
+/** Part of how a JsonNumber is recognised, by generated modules too (they import nothing): the support code's symbol, typed so that the class can carry it. */
+export const jsonNumberBrand: unique symbol = supportBrand as never;
 
 /** A JSON number that neither a double nor a bigint holds exactly, e.g. `0.30000000000000000001` or `1e400`. */
 export class JsonNumber {
@@ -42,9 +43,7 @@ export class JsonNumber {
  * whose value is its `decimal`, which is exactly what every check reads. The same function a
  * generated module carries (`src/support/is-json-number.ts`).
  */
-export function isJsonNumber(value: unknown): value is JsonNumber {
-  return isBrandedJsonNumber(value);
-}
+export const isJsonNumber = isBrandedJsonNumber as (value: unknown) => value is JsonNumber;
 
 export interface ParseOptions {
   /** Keep every digit (exact-mode contracts). Without it, numbers are JS numbers and one outside the f64 range is an error. */
