@@ -5,7 +5,7 @@ import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes
 import { stringifyJson } from './json.js';
 import { observe, type Ledger, type MutableRecord } from './ledger.js';
 import type { CallFailure, CallOptions, CallResult, CallWatch, DeferredCall, DeferredState, ToolRequest } from './runtime-types.js';
-import type { ToolEntry, ToolRegistry } from './tool-registry.js';
+import { toolName, type ToolEntry, type ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 /**
@@ -418,11 +418,6 @@ function contextOf(setting: CallSetting | string): unknown {
 /** For parsed JSON only the root can be wrong: a scalar where an object or array belongs. */
 function rootProblem(input: unknown): string | undefined {
   return typeof input === 'object' && input !== null ? undefined : `must be a JSON object or array, got ${input === null ? 'null' : typeof input}`;
-}
-
-/** A tool name as records keep it: a name that is not a string is described. */
-export function toolName(name: unknown): string {
-  return typeof name === 'string' ? name : describeThrown(name);
 }
 
 /** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */

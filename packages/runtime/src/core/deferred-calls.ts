@@ -1,4 +1,4 @@
-import { callFailure, cancelledError, type CallPipeline, type HandledCall, type OpenCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { callFailure, cancelledError, type CallPipeline, type HandledCall, type OpenCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
@@ -6,7 +6,7 @@ import { maxCallIdLength, type Ledger } from './ledger.js';
 import type { CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
 import { guardStore, memoryStore, storeUnavailable, StoredRecordError, unreadableRecord, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
 import { doneCall, forgottenCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
-import type { ToolRegistry } from './tool-registry.js';
+import { toolName, type ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 /** A call of `deferAsync` open on this replica: its handler runs here, or its caller here waits for it. */
@@ -95,11 +95,7 @@ export class DeferredCalls {
     if (!started.ok) return settledHandle(started, toolName(name)) as DeferredCall<O>;
     const call = started.call;
     const refusal =
-      typeof ttlMs === 'string'
-        ? `the call options for "${call.entry.name}" are wrong: ${ttlMs}`
-        : this.#open.size >= this.#options.maxDeferredCalls
-          ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
-          : undefined;
+      typeof ttlMs === 'string' ? `the call options for "${call.entry.name}" are wrong: ${ttlMs}` : this.#open.size >= this.#options.maxDeferredCalls ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended` : undefined;
     if (refusal !== undefined) {
       const handle = this.#refused(call, new ToolError('denied', refusal));
       if (this.#shared === undefined) this.#ledger.giveBack(call.entry.name);

@@ -89,6 +89,11 @@ export class ToolRegistry {
   }
 }
 
+/** A tool name as records keep it: a name that is not a string is described. */
+export function toolName(name: unknown): string {
+  return typeof name === 'string' ? name : describeThrown(name);
+}
+
 /** A schema as a host takes it (a fresh copy); an exact-mode contract's keeps its digits for the JSON text the runtime writes itself. */
 function schemaForHosts(schema: Readonly<Record<string, unknown>>, role: 'input' | 'output', exact: boolean): Record<string, unknown> {
   const shown = hostJsonSchema(schema, role);
