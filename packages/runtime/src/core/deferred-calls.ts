@@ -44,7 +44,8 @@ export class DeferredCalls {
   /** The calls open on this replica, by id. */
   readonly #open = new Map<string, StoredOpenCall>();
   readonly #poller: CallPoller;
-  #ownStore: RuntimeStore | undefined;
+  /** Where the calls are kept: the fleet's store, or, without one, a store of this runtime's own (made on first use). */
+  #callStore: RuntimeStore | undefined;
 
   readonly #pipeline: CallPipeline;
   readonly #ledger: Ledger;
@@ -242,9 +243,8 @@ export class DeferredCalls {
   }
 
   #store(): RuntimeStore {
-    if (this.#shared !== undefined) return this.#shared;
-    this.#ownStore ??= memoryStore();
-    return this.#ownStore;
+    this.#callStore ??= this.#shared ?? memoryStore();
+    return this.#callStore;
   }
 
   /** `RuntimeStore.replaceCall`, written by this replica; `release` gives a pending call's budget back in the same step. */
