@@ -209,6 +209,12 @@ export class CallPipeline {
     return callFailure(record.callId, error);
   }
 
+  /** A protocol call is handed to the outside: pending until a peer ends it. */
+  handOff(call: HandledCall): void {
+    call.handle.state = 'pending';
+    this.#ledger.handOff(call.record, call.watch);
+  }
+
   /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
   closeCancelled(call: OpenCall, when?: CancelledWhen): CallFailure {
     const error = cancelledError(call.record.callId, call.entry.name, when);
@@ -243,8 +249,9 @@ export class CallPipeline {
 
 // ---- 2. the handler
 
-/** Runs the call's handler (watched where observed); `settle` hears how it ended, now or when its promise settles. */
-export function runThen(call: OpenCall, settle: (settlement: Settlement) => void): void {
+/** Runs an open call's handler, its handle running meanwhile (watched where observed); `settle` hears how it ended, now or when its promise settles. */
+export function runThen(call: HandledCall, settle: (settlement: Settlement) => void): void {
+  call.handle.state = 'running';
   const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
   if ('awaited' in outcome) settleThenable(outcome.awaited, settle);
   else settle(outcome);

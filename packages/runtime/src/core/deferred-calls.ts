@@ -60,10 +60,10 @@ export class DeferredCalls {
     this.#ledger = ledger;
     this.#tools = tools;
     this.#options = options;
-    this.#shared = options.shared;
-    this.#replicaId = options.replicaId;
-    const { shared, replicaId, leaseMs } = options;
-    this.#poller = new CallPoller(options.pollMs, {
+    const { shared, replicaId, leaseMs, pollMs } = options;
+    this.#shared = shared;
+    this.#replicaId = replicaId;
+    this.#poller = new CallPoller(pollMs, {
       open: this.#open,
       keepLease: shared === undefined ? undefined : (since) => shared.keepLease(replicaId, leaseMs, since),
       adopt: async (callId) => {
@@ -130,13 +130,8 @@ export class DeferredCalls {
     const open: StoredOpenCall = { entry, record, input: call.input, setting, watch: call.watch, handle, stored };
     this.#open.set(record.callId, open);
     listenForAbort(open, () => void this.cancel(record.callId).catch(() => undefined));
-    if (runsHere) {
-      handle.state = 'running';
-      runThen(open, (settlement) => void this.#endRunning(open, settlement));
-    } else {
-      open.handle.state = 'pending';
-      this.#ledger.handOff(open.record, open.watch);
-    }
+    if (runsHere) runThen(open, (settlement) => void this.#endRunning(open, settlement));
+    else this.#pipeline.handOff(open);
     this.#poller.start();
     return handle as DeferredCall<O>;
   }

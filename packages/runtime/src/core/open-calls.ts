@@ -95,14 +95,12 @@ export class OpenCalls {
     this.#open.set(handle.callId, call);
     listenForAbort(call, () => void (this.#open.get(handle.callId) === call && this.#cancelOpen(call)));
     if (call.entry.handler !== undefined) return call;
-    call.handle.state = 'pending';
-    this.#ledger.handOff(call.record, call.watch);
+    this.#pipeline.handOff(call);
     return undefined;
   }
 
   /** Runs an open call's handler; a promise it returns settles the call when it settles. */
   #start(call: HandledCall): void {
-    call.handle.state = 'running';
     // A call cancelled while its handler ran is already settled: what the handler gives later is dropped.
     runThen(call, (settlement) => void (this.#open.get(call.record.callId) === call && this.#settle(call, settlement)));
   }
