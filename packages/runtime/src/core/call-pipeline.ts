@@ -229,13 +229,14 @@ export class CallPipeline {
    * Ends a running call's round without an output (its handler waits for something its host must
    * fetch first): its reserved call given back and its record taken back, since the round that ends
    * the logical call pays for it; the observer hears the round end; its handle settles as
-   * `suspended`, then its signal aborts.
+   * `suspended`, then its signal aborts. `beforeHeard` is told the error first.
    */
-  suspendRound(call: HandledCall, error: ToolError, beforeHeard?: () => void): CallFailure {
+  suspendRound(call: HandledCall, beforeHeard?: (error: ToolError) => void): CallFailure {
+    const error = new ToolError('suspended', `call ${call.record.callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
     call.release?.();
     this.#ledger.giveBack(call.entry.name);
     this.#ledger.drop(call.record);
-    beforeHeard?.();
+    beforeHeard?.(error);
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
     const finishedAt = Date.now();
     const watch = call.watch;

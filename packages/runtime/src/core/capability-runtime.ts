@@ -174,12 +174,9 @@ export class CapabilityRuntime {
    * call that is not running.
    */
   suspend(callId: string): CallResult {
-    const stored = this.#deferred.get(callId);
-    const call = this.#local.get(callId) ?? stored;
-    if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
-    this.#local.forget(callId);
-    const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
-    return this.#pipeline.suspendRound(call, error, stored === undefined ? undefined : () => this.#deferred.forgetSuspended(stored, error));
+    const suspended = this.#local.suspend(callId) ?? this.#deferred.suspend(callId);
+    if (suspended === undefined) throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
+    return suspended;
   }
 
   // ---- deferred calls any replica can read and end

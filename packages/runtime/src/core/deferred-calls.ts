@@ -73,17 +73,19 @@ export class DeferredCalls {
     });
   }
 
-  /** The call of `deferAsync` open on this replica under `callId`. */
-  get(callId: string): StoredOpenCall | undefined {
-    return this.#open.get(callId);
+  /**
+   * `CapabilityRuntime.suspend` for a call of `deferAsync` running here; undefined when none runs
+   * here under `callId`. Its round is suspended in its first turn (an MCP task's input_required
+   * round before it became a task): its id was never handed out, so the store's copy goes at once
+   * (done, expiring now) rather than reading as lease_expired later.
+   */
+  suspend(callId: string): CallResult | undefined {
+    const open = this.#open.get(callId);
+    if (open?.handle.state !== 'running') return undefined;
+    return this.#pipeline.suspendRound(open, (error) => this.#forgetSuspended(open, error));
   }
 
-  /**
-   * A call suspended in its first round (an MCP task's input_required round before it became a task):
-   * its id was never handed out, so the store's copy goes at once (done, expiring now) rather than
-   * reading as lease_expired later.
-   */
-  forgetSuspended(open: StoredOpenCall, error: ToolError): void {
+  #forgetSuspended(open: StoredOpenCall, error: ToolError): void {
     const { callId } = open.stored;
     this.#open.delete(callId);
     this.#replace(forgottenCall(doneCall(open.stored, callFailure(callId, error), 'cancelled')), ['running']).catch(() => undefined);

@@ -57,14 +57,12 @@ export class OpenCalls {
     return this.#cancelOpen(call);
   }
 
-  /** The call open under `callId`, in any state. */
-  get(callId: string): HandledCall | undefined {
-    return this.#open.get(callId);
-  }
-
-  /** Takes a call out of the open calls without settling it (a suspended round's: the caller settles it). */
-  forget(callId: string): void {
+  /** `CapabilityRuntime.suspend` for a call running here; undefined when none runs here under `callId`. */
+  suspend(callId: string): CallResult | undefined {
+    const call = this.#open.get(callId);
+    if (call?.handle.state !== 'running') return undefined;
     this.#open.delete(callId);
+    return this.#pipeline.suspendRound(call);
   }
 
   #runNow(started: OpenCall): Promise<CallResult> {
