@@ -1,16 +1,16 @@
 import { CallPipeline, peerFailure, quoted, settledHandle } from './call-pipeline.js';
-import type { ToolContract } from './contract.js';
+import { Ledger } from './ledger.js';
+import { type Handler, ToolRegistry } from './tool-registry.js';
+import { OpenCalls } from './open-calls.js';
 import { DeferredCalls } from './deferred-calls.js';
+import type { RuntimeStore } from './store.js';
+import { claimOnce } from './once-claims.js';
+import type { CallOptions, CallRecord, CallResult, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
 import { defaultEnvelopeLimits, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
-import { isAsyncFunction, type ContractSet, type HandlerMap } from './handler-map.js';
-import { Ledger } from './ledger.js';
-import { claimOnce } from './once-claims.js';
-import { OpenCalls } from './open-calls.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
-import type { RuntimeStore } from './store.js';
-import type { CallOptions, CallRecord, CallResult, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
-import { type Handler, ToolRegistry } from './tool-registry.js';
+import type { ToolContract } from './contract.js';
+import { isAsyncFunction, type ContractSet, type HandlerMap } from './handler-map.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 export type { CallEnd, CallFailure, CallObserver, CallOptions, CallOutcome, CallRecord, CallResult, CallWatch, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredState, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
