@@ -30,8 +30,9 @@ export class ToolRegistry {
   readonly #tools = new Map<string, ToolEntry>();
   #changes = 0;
 
+  /** The tool under `name`; a name that is no string finds none (a map compares a key, and reads nothing of it). */
   get(name: unknown): ToolEntry | undefined {
-    return typeof name === 'string' ? this.#tools.get(name) : undefined;
+    return (this.#tools as ReadonlyMap<unknown, ToolEntry>).get(name);
   }
 
   /** The registered names, sorted: what an unknown tool's error lists. */
