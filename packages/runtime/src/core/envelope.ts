@@ -44,10 +44,11 @@ function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boolean {
  * names the offending number or the limit. Throws on text that is not JSON or breaks a limit.
  */
 export function readJsonText(text: string, exactNumbers: boolean, limits: EnvelopeLimits): unknown {
-  const options = { exactNumbers, maxDepth: limits.maxDepth, maxNodes: limits.maxNodes };
-  if (exactNumbers) return parseJson(text, options);
-  const value: unknown = JSON.parse(text);
-  return parsedWithinLimits(value, limits) ? value : parseJson(text, options);
+  if (!exactNumbers) {
+    const value: unknown = JSON.parse(text);
+    if (parsedWithinLimits(value, limits)) return value;
+  }
+  return parseJson(text, { ...limits, exactNumbers });
 }
 
 type Frame = { readonly enter: true; readonly value: unknown; readonly path: string; readonly depth: number } | { readonly enter: false; readonly container: object };
