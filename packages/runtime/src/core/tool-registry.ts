@@ -90,9 +90,9 @@ export class ToolRegistry {
   }
 }
 
-/** A tool name as records keep it: a name that is not a string is described. */
+/** A tool name as records keep it: a name that is not a string is described (`describeThrown` gives a string as it is). */
 export function toolName(name: unknown): string {
-  return typeof name === 'string' ? name : describeThrown(name);
+  return describeThrown(name);
 }
 
 /** A schema as a host takes it (a fresh copy); an exact-mode contract's keeps its digits for the JSON text the runtime writes itself. */
