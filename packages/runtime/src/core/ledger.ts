@@ -102,7 +102,7 @@ export class Ledger {
   /** Copies of the latest `maxRecords` records. */
   records(): CallRecord[] {
     const { maxRecords } = this.#options;
-    const kept = this.#kept.length > maxRecords ? this.#kept.slice(this.#kept.length - maxRecords) : this.#kept;
+    const kept = this.#kept.length > maxRecords ? this.#kept.slice(-maxRecords) : this.#kept;
     return kept.map((record) => ({ ...record }));
   }
 
