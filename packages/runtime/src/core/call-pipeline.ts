@@ -1,11 +1,11 @@
-import { copyContent, splitContent } from './content.js';
+import { copyContent, splitContent, type ContentBlock } from './content.js';
 import type { ValidationIssue } from './contract.js';
 import { copyEnvelope, readJsonText, whyNotEnvelope, type EnvelopeLimits } from './envelope.js';
 import { describeNames, inputMismatch, outputMismatch, ToolError, toolErrorCodes } from './errors.js';
 import { stringifyJson } from './json.js';
 import { observe, type Ledger, type MutableRecord } from './ledger.js';
 import type { CallFailure, CallOptions, CallResult, CallWatch, DeferredCall, DeferredState, ToolRequest } from './runtime-types.js';
-import type { ToolEntry, ToolRegistry } from './tool-registry.js';
+import { toolName, type ToolEntry, type ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 /**
@@ -58,20 +58,16 @@ export interface CallHandle extends DeferredCall {
   settle(result: CallResult): void;
 }
 
-/** How a call is started: which caller, and what that caller can do that others cannot. */
-export interface StartMode {
-  /** The caller can leave the call open (`callAsync`, `defer`, `deferAsync`): a protocol tool or an asynchronous handler is allowed. */
-  readonly deferred: boolean;
-  /** The input is what `parseJson` built: a JSON envelope by construction, so only its root is checked. */
-  readonly parsedFromJson?: boolean;
-  /**
-   * `awaited`: the caller reserves a budgeted call through the store itself (otherwise a budgeted tool
-   * under a store is refused); `handed-out` (deferAsync) also gives the call an unguessable id, since it
-   * is handed to others (an MCP task's id, a completer on another replica) and whoever holds it can
-   * read, answer or cancel the call.
-   */
-  readonly asynchronous?: 'awaited' | 'handed-out';
-}
+/**
+ * Which method started the call, for what it can do that others cannot. `call` and `callJson` end
+ * the call before they return, so they refuse a protocol tool and an asynchronous handler (the
+ * others leave the call open); `callJson`'s input is what `parseJson` built, a JSON envelope by
+ * construction, so only its root is checked. `callAsync` and `deferAsync` reserve a budgeted call
+ * through the store themselves (the others refuse a budgeted tool under a store); `deferAsync` also
+ * gives the call an unguessable id, since it is handed to others (an MCP task's id, a completer on
+ * another replica) and whoever holds it can read, answer or cancel the call.
+ */
+export type Caller = 'call' | 'callJson' | 'callAsync' | 'defer' | 'deferAsync';
 
 export type Started = { readonly ok: true; readonly call: OpenCall } | CallFailure;
 
@@ -88,9 +84,9 @@ export class CallPipeline {
 
   // ---- 1. start: record, tool, options, input envelope, input contract, reservation
 
-  start(name: string, input: unknown, options: CallOptions | undefined, mode: StartMode): Started {
+  start(name: string, input: unknown, options: CallOptions | undefined, caller: Caller): Started {
     const tool = toolName(name);
-    const record = this.#ledger.open(tool, mode.asynchronous === 'handed-out');
+    const record = this.#ledger.open(tool, caller === 'deferAsync');
     // Read before the tool is looked up, so that the observer sees every call with its context (an unknown tool's too).
     const setting = readCallOptions(options);
     const watch = this.#ledger.watch(record, contextOf(setting));
@@ -99,20 +95,21 @@ export class CallPipeline {
     if (typeof setting === 'string') return this.deny(record, new ToolError('denied', `the call options for "${tool}" are wrong: ${setting}`), watch);
     if (setting.refusal !== undefined) return this.deny(record, setting.refusal, watch);
     if (isAborted(setting.signal)) {
-      const error = new ToolError('cancelled', `call ${record.callId} to "${tool}" was cancelled before it started`);
+      const error = cancelledError(record.callId, tool, 'before it started');
       this.#ledger.close(record, 'cancelled', 'cancelled', watch, error);
-      return { ok: false, callId: record.callId, error };
+      return callFailure(record.callId, error);
     }
-    if (!mode.deferred && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
-    if (!mode.deferred && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
+    const endsAtOnce = caller === 'call' || caller === 'callJson';
+    if (endsAtOnce && entry.handler === undefined) return this.deny(record, new ToolError('handler_failed', `"${tool}" is served outside the process: call it with callAsync(), or defer() and complete()`), watch);
+    if (endsAtOnce && entry.asynchronous) return this.deny(record, new ToolError('asynchronous_handler', `the handler of "${tool}" is asynchronous: call it with callAsync()`), watch);
     // The handler receives the copy that was validated, never the caller's object (parsed JSON is ours alone).
-    const parsed = mode.parsedFromJson === true;
+    const parsed = caller === 'callJson';
     const value = parsed ? input : copyEnvelope(input, this.limits, entry.contract.exactNumbers);
     const problem = parsed ? rootProblem(input) : value === undefined ? whyNotEnvelope(input, this.limits, entry.contract.exactNumbers) : undefined;
     if (problem !== undefined) return this.deny(record, new ToolError('invalid_envelope', `input for "${tool}" is not a plain JSON object or array: ${problem}`), watch);
     if (!entry.contract.input.is(value)) return this.deny(record, inputMismatch(tool, issuesOf(entry.contract.input.validate(value))), watch);
     if (this.#ledger.reservesThroughStore(entry)) {
-      if (mode.asynchronous === undefined) return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
+      if (caller !== 'callAsync' && caller !== 'deferAsync') return this.deny(record, new ToolError('asynchronous_store', `the call budget of "${tool}" is kept in the runtime's store: call it with callAsync() or deferAsync()`), watch, value);
     } else {
       const exhausted = this.#ledger.reserve(entry);
       if (exhausted !== undefined) return this.deny(record, exhausted, watch, value);
@@ -122,15 +119,15 @@ export class CallPipeline {
 
   // ---- the synchronous path: 1 → 2 → 3 → 4 at once
 
-  call<O>(name: string, input: unknown, parsedFromJson: boolean, options: CallOptions | undefined): CallResult<O> {
-    const started = this.start(name, input, options, { deferred: false, parsedFromJson });
+  call<O>(name: string, input: unknown, caller: 'call' | 'callJson', options: CallOptions | undefined): CallResult<O> {
+    const started = this.start(name, input, options, caller);
     if (!started.ok) return started;
     const call = started.call;
     const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
     // Only the handler itself can abort the host's signal while a synchronous call runs; it ran, so its call stays used.
     if (isAborted(call.setting.signal)) {
       if ('awaited' in outcome) settleThenable(outcome.awaited, () => undefined);
-      return this.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled while its handler ran`) as CallResult<O>;
+      return this.closeCancelled(call, 'while its handler ran') as CallResult<O>;
     }
     if ('awaited' in outcome) {
       // It ran, so the reserved call stays used; from now on `call` refuses it before it runs.
@@ -145,7 +142,7 @@ export class CallPipeline {
   callJson(name: string, inputJson: string, callOptions: CallOptions | undefined): CallResult<string> {
     const entry = this.#tools.get(name);
     // No tool, no text to read: `unknown_tool` as with `call`, so a made-up name never passes for a tool's (in records, spans, metrics).
-    if (entry === undefined) return this.call<string>(name, undefined, true, callOptions);
+    if (entry === undefined) return this.call<string>(name, undefined, 'callJson', callOptions);
     const exactNumbers = entry.contract.exactNumbers;
     let input: unknown;
     try {
@@ -160,7 +157,7 @@ export class CallPipeline {
     }
     // What parseJson builds is a JSON envelope by construction (plain objects and arrays of data
     // properties, finite numbers, within the same limits), so the envelope walk is not repeated.
-    const result = this.call(name, input, true, callOptions);
+    const result = this.call(name, input, 'callJson', callOptions);
     return result.ok ? { ...result, output: exactNumbers ? stringifyJson(result.output) : JSON.stringify(result.output) } : result;
   }
 
@@ -184,10 +181,10 @@ export class CallPipeline {
         error = new ToolError('invalid_output', `content of "${name}" is not content blocks: ${blocks.problem}`);
       } else {
         // The caller gets the copy that was validated: a handler that keeps changing its object changes nothing.
-        return blocks === undefined ? { ok: true, callId, output: copy } : { ok: true, callId, output: copy, content: blocks.content };
+        return callSuccess(callId, copy, blocks?.content);
       }
     }
-    return { ok: false, callId, error };
+    return callFailure(callId, error);
   }
 
   // ---- 4. close: the record's outcome
@@ -209,13 +206,19 @@ export class CallPipeline {
   /** `input`: the validated copy, when the input passed its contract and something else refused the call. */
   deny(record: MutableRecord, error: ToolError, watch: CallWatch | undefined, input?: unknown): CallFailure {
     this.#ledger.close(record, 'denied', error.code, watch, error, input);
-    return { ok: false, callId: record.callId, error };
+    return callFailure(record.callId, error);
+  }
+
+  /** A protocol call is handed to the outside: pending until a peer ends it. */
+  handOff(call: HandledCall): void {
+    call.handle.state = 'pending';
+    this.#ledger.handOff(call.record, call.watch);
   }
 
   /** Records the call as cancelled, settles its handle, then aborts its signal: the handler's listeners see a finished call. */
-  closeCancelled(call: OpenCall, message: string): CallFailure {
-    const error = new ToolError('cancelled', message);
-    const result: CallFailure = { ok: false, callId: call.record.callId, error };
+  closeCancelled(call: OpenCall, when?: CancelledWhen): CallFailure {
+    const error = cancelledError(call.record.callId, call.entry.name, when);
+    const result = callFailure(call.record.callId, error);
     this.#ledger.close(call.record, 'cancelled', 'cancelled', call.watch, error);
     if ('handle' in call) (call as HandledCall).handle.settle(result);
     call.abort?.abort(error);
@@ -226,18 +229,19 @@ export class CallPipeline {
    * Ends a running call's round without an output (its handler waits for something its host must
    * fetch first): its reserved call given back and its record taken back, since the round that ends
    * the logical call pays for it; the observer hears the round end; its handle settles as
-   * `suspended`, then its signal aborts.
+   * `suspended`, then its signal aborts. `beforeHeard` is told the error first.
    */
-  suspendRound(call: HandledCall, error: ToolError, beforeHeard?: () => void): CallFailure {
+  suspendRound(call: HandledCall, beforeHeard?: (error: ToolError) => void): CallFailure {
+    const error = new ToolError('suspended', `call ${call.record.callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
     call.release?.();
     this.#ledger.giveBack(call.entry.name);
     this.#ledger.drop(call.record);
-    beforeHeard?.();
+    beforeHeard?.(error);
     // The observer hears the round end (its handler ran), with the record as it stood (pending, error code suspended), which records() does not keep.
     const finishedAt = Date.now();
     const watch = call.watch;
     if (watch !== undefined) observe(watch, (watching) => watching.ended({ ...call.record, finishedAt, durationMs: finishedAt - call.record.startedAt, errorCode: 'suspended' }, { error, input: call.input }));
-    const result: CallFailure = { ok: false, callId: call.record.callId, error };
+    const result = callFailure(call.record.callId, error);
     call.handle.settle(result);
     call.abort?.abort(error);
     return result;
@@ -246,8 +250,9 @@ export class CallPipeline {
 
 // ---- 2. the handler
 
-/** Runs the call's handler (watched where observed); `settle` hears how it ended, now or when its promise settles. */
-export function runThen(call: OpenCall, settle: (settlement: Settlement) => void): void {
+/** Runs an open call's handler, its handle running meanwhile (watched where observed); `settle` hears how it ended, now or when its promise settles. */
+export function runThen(call: HandledCall, settle: (settlement: Settlement) => void): void {
+  call.handle.state = 'running';
   const outcome = call.watch === undefined ? runHandler(call) : runWatched(call, call.watch);
   if ('awaited' in outcome) settleThenable(outcome.awaited, settle);
   else settle(outcome);
@@ -341,7 +346,23 @@ class HandlerRequest implements ToolRequest<unknown> {
   }
 }
 
-// ---- handles and signals of the calls that stay open
+// ---- results, handles and signals
+
+/** When a call was cancelled, if not while it waited (queued, pending, or for the store). */
+export type CancelledWhen = 'before it started' | 'while its handler ran';
+
+export function cancelledError(callId: string, tool: string, when?: CancelledWhen): ToolError {
+  return new ToolError('cancelled', `call ${callId} to "${tool}" was cancelled${when === undefined ? '' : ` ${when}`}`);
+}
+
+export function callFailure(callId: string, error: ToolError): CallFailure {
+  return { ok: false, callId, error };
+}
+
+/** `content` only when the handler returned blocks beside its output. */
+export function callSuccess(callId: string, output: unknown, content: readonly ContentBlock[] | undefined): CallResult {
+  return content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content };
+}
 
 export function newHandle(callId: string, tool: string): CallHandle {
   let settle!: (result: CallResult) => void;
@@ -405,11 +426,6 @@ function contextOf(setting: CallSetting | string): unknown {
 /** For parsed JSON only the root can be wrong: a scalar where an object or array belongs. */
 function rootProblem(input: unknown): string | undefined {
   return typeof input === 'object' && input !== null ? undefined : `must be a JSON object or array, got ${input === null ? 'null' : typeof input}`;
-}
-
-/** A tool name as records keep it: a name that is not a string is described. */
-export function toolName(name: unknown): string {
-  return typeof name === 'string' ? name : describeThrown(name);
 }
 
 /** A name or call id as the caller gave it, quoted; a symbol or object never breaks the message. */

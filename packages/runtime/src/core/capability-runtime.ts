@@ -1,16 +1,16 @@
 import { CallPipeline, peerFailure, quoted, settledHandle } from './call-pipeline.js';
-import type { ToolContract } from './contract.js';
+import { Ledger } from './ledger.js';
+import { type Handler, ToolRegistry } from './tool-registry.js';
+import { OpenCalls } from './open-calls.js';
 import { DeferredCalls } from './deferred-calls.js';
+import type { RuntimeStore } from './store.js';
+import { claimOnce } from './once-claims.js';
+import type { CallOptions, CallRecord, CallResult, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
 import { defaultEnvelopeLimits, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
-import { isAsyncFunction, type ContractSet, type HandlerMap } from './handler-map.js';
-import { Ledger } from './ledger.js';
-import { claimOnce } from './once-claims.js';
-import { OpenCalls } from './open-calls.js';
 import { ToolMetadata, type ToolPolicy } from './policy.js';
-import type { RuntimeStore } from './store.js';
-import type { CallOptions, CallRecord, CallResult, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
-import { type Handler, ToolRegistry } from './tool-registry.js';
+import type { ToolContract } from './contract.js';
+import { isAsyncFunction, type ContractSet, type HandlerMap } from './handler-map.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 export type { CallEnd, CallFailure, CallObserver, CallOptions, CallOutcome, CallRecord, CallResult, CallWatch, CatalogEntry, DeferOptions, DeferredAnswers, DeferredCall, DeferredState, DeferredStatus, Returned, RuntimeOptions, ToolRequest } from './runtime-types.js';
@@ -103,7 +103,7 @@ export class CapabilityRuntime {
    * (`asynchronous_handler`, nothing reserved): use `callAsync`.
    */
   call<O = unknown>(name: string, input: unknown, options?: CallOptions): CallResult<O> {
-    return this.#pipeline.call(name, input, false, options);
+    return this.#pipeline.call(name, input, 'call', options);
   }
 
   /**
@@ -112,7 +112,7 @@ export class CapabilityRuntime {
    * budget rules as `call`; the promise never rejects.
    */
   callAsync<O = unknown>(name: string, input: unknown, options?: CallOptions): Promise<CallResult<O>> {
-    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'awaited' });
+    const started = this.#pipeline.start(name, input, options, 'callAsync');
     return (started.ok ? this.#local.run(started.call) : Promise.resolve(started)) as Promise<CallResult<O>>;
   }
 
@@ -130,7 +130,7 @@ export class CapabilityRuntime {
    * for `pump()`, a protocol tool for `complete()` or `fail()`. A rejected call settles at once.
    */
   defer<O = unknown>(name: string, input: unknown, options?: CallOptions): DeferredCall<O> {
-    const started = this.#pipeline.start(name, input, options, { deferred: true });
+    const started = this.#pipeline.start(name, input, options, 'defer');
     return (started.ok ? this.#local.defer(started.call) : settledHandle(started, name)) as DeferredCall<O>;
   }
 
@@ -174,12 +174,9 @@ export class CapabilityRuntime {
    * call that is not running.
    */
   suspend(callId: string): CallResult {
-    const stored = this.#deferred.get(callId);
-    const call = this.#local.get(callId) ?? stored;
-    if (call === undefined || call.handle.state !== 'running') throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
-    this.#local.forget(callId);
-    const error = new ToolError('suspended', `call ${callId} to "${call.entry.name}" was suspended: its host calls again with what the handler asked for`);
-    return this.#pipeline.suspendRound(call, error, stored === undefined ? undefined : () => this.#deferred.forgetSuspended(stored, error));
+    const suspended = this.#local.suspend(callId) ?? this.#deferred.suspend(callId);
+    if (suspended === undefined) throw new ToolError('unknown_call', `no running call ${quoted(callId)} to suspend: unknown, not started, or already finished`);
+    return suspended;
   }
 
   // ---- deferred calls any replica can read and end
@@ -330,7 +327,7 @@ export class CapabilityRuntime {
 
   /** How many more calls a tool may complete; undefined when unlimited. With a store the budget is kept there: this answers the whole budget, `remainingCallsAsync` what is left. */
   remainingCalls(name: string): number | undefined {
-    return this.#ledger.remaining(name);
+    return this.#tools.get(name)?.remaining;
   }
 }
 

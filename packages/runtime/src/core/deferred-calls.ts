@@ -1,12 +1,12 @@
-import { type CallPipeline, type HandledCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle, toolName } from './call-pipeline.js';
+import { callFailure, cancelledError, type CallPipeline, type HandledCall, type OpenCall, type Settlement, listenForAbort, newHandle, quoted, runThen, settledHandle } from './call-pipeline.js';
 import { CallPoller } from './call-poller.js';
 import { budgetExhausted, ToolError } from './errors.js';
 import { readJsonText } from './envelope.js';
 import { maxCallIdLength, type Ledger } from './ledger.js';
-import type { CallFailure, CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
-import { guardStore, memoryStore, storeUnavailable, StoredRecordError, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
-import { doneCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
-import type { ToolRegistry } from './tool-registry.js';
+import type { CallResult, DeferOptions, DeferredAnswers, DeferredCall, DeferredStatus } from './runtime-types.js';
+import { guardStore, memoryStore, storeUnavailable, StoredRecordError, unreadableRecord, type AnswerOutcome, type RuntimeStore, type StoredCall, type StoredCallRead, type StoredCallState } from './store.js';
+import { doneCall, forgottenCall, OpenQuestions, sameEnd, storedResult } from './stored-calls.js';
+import { toolName, type ToolRegistry } from './tool-registry.js';
 import { describeThrown } from '../support/describe-thrown.js';
 
 /** A call of `deferAsync` open on this replica: its handler runs here, or its caller here waits for it. */
@@ -44,7 +44,8 @@ export class DeferredCalls {
   /** The calls open on this replica, by id. */
   readonly #open = new Map<string, StoredOpenCall>();
   readonly #poller: CallPoller;
-  #ownStore: RuntimeStore | undefined;
+  /** Where the calls are kept: the fleet's store, or, without one, a store of this runtime's own (made on first use). */
+  #callStore: RuntimeStore | undefined;
 
   readonly #pipeline: CallPipeline;
   readonly #ledger: Ledger;
@@ -59,10 +60,10 @@ export class DeferredCalls {
     this.#ledger = ledger;
     this.#tools = tools;
     this.#options = options;
-    this.#shared = options.shared;
-    this.#replicaId = options.replicaId;
-    const { shared, replicaId, leaseMs } = options;
-    this.#poller = new CallPoller(options.pollMs, {
+    const { shared, replicaId, leaseMs, pollMs } = options;
+    this.#shared = shared;
+    this.#replicaId = replicaId;
+    this.#poller = new CallPoller(pollMs, {
       open: this.#open,
       keepLease: shared === undefined ? undefined : (since) => shared.keepLease(replicaId, leaseMs, since),
       adopt: async (callId) => {
@@ -72,41 +73,37 @@ export class DeferredCalls {
     });
   }
 
-  /** The call of `deferAsync` open on this replica under `callId`. */
-  get(callId: string): StoredOpenCall | undefined {
-    return this.#open.get(callId);
+  /**
+   * `CapabilityRuntime.suspend` for a call of `deferAsync` running here; undefined when none runs
+   * here under `callId`. Its round is suspended in its first turn (an MCP task's input_required
+   * round before it became a task): its id was never handed out, so the store's copy goes at once
+   * (done, expiring now) rather than reading as lease_expired later.
+   */
+  suspend(callId: string): CallResult | undefined {
+    const open = this.#open.get(callId);
+    if (open?.handle.state !== 'running') return undefined;
+    return this.#pipeline.suspendRound(open, (error) => this.#forgetSuspended(open, error));
   }
 
-  /**
-   * A call suspended in its first round (an MCP task's input_required round before it became a task):
-   * its id was never handed out, so the store's copy goes at once (done, expiring now) rather than
-   * reading as lease_expired later.
-   */
-  forgetSuspended(open: StoredOpenCall, error: ToolError): void {
+  #forgetSuspended(open: StoredOpenCall, error: ToolError): void {
     const { callId } = open.stored;
     this.#open.delete(callId);
-    this.#store()
-      .replaceCall({ ...doneCall(open.stored, { ok: false, callId, error }, 'cancelled'), expiresAt: Date.now() + 1 }, ['running'], { by: this.#replicaId })
-      .catch(() => undefined);
+    this.#replace(forgottenCall(doneCall(open.stored, callFailure(callId, error), 'cancelled')), ['running']).catch(() => undefined);
   }
 
   /** `CapabilityRuntime.deferAsync`: the call started, reserved and stored, then run here or handed off. */
   async defer<O = unknown>(name: string, input: unknown, options?: DeferOptions): Promise<DeferredCall<O>> {
     const ttlMs = readTtl(options);
-    const started = this.#pipeline.start(name, input, options, { deferred: true, asynchronous: 'handed-out' });
-    const refusal = !started.ok
-      ? undefined
-      : typeof ttlMs === 'string'
-        ? `the call options for "${started.call.entry.name}" are wrong: ${ttlMs}`
-        : this.#open.size >= this.#options.maxDeferredCalls
-          ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended`
-          : undefined;
-    if (!started.ok || refusal !== undefined) {
-      const failure = started.ok ? this.#pipeline.deny(started.call.record, new ToolError('denied', refusal!), started.call.watch) : started;
-      if (started.ok && this.#shared === undefined) this.#ledger.giveBack(started.call.entry.name);
-      return settledHandle(failure, toolName(name)) as DeferredCall<O>;
-    }
+    const started = this.#pipeline.start(name, input, options, 'deferAsync');
+    if (!started.ok) return settledHandle(started, toolName(name)) as DeferredCall<O>;
     const call = started.call;
+    const refusal =
+      typeof ttlMs === 'string' ? `the call options for "${call.entry.name}" are wrong: ${ttlMs}` : this.#open.size >= this.#options.maxDeferredCalls ? `this replica holds ${this.#options.maxDeferredCalls} open deferred calls, the most it keeps (maxDeferredCalls): try again once some have ended` : undefined;
+    if (refusal !== undefined) {
+      const handle = this.#refused(call, new ToolError('denied', refusal));
+      if (this.#shared === undefined) this.#ledger.giveBack(call.entry.name);
+      return handle as DeferredCall<O>;
+    }
     const { entry, record } = call;
     const runsHere = entry.handler !== undefined;
     const stored: StoredCall = {
@@ -119,37 +116,37 @@ export class DeferredCalls {
       budgeted: entry.budget !== undefined,
       ...(this.#shared === undefined ? {} : { owner: this.#replicaId }),
     };
-    const reservesThere = this.#shared !== undefined && entry.budget !== undefined;
+    const reservesThere = this.#ledger.reservesThroughStore(entry);
     let opened: boolean;
     try {
       opened = await this.#store().openCall(stored, reservesThere ? entry.budget : undefined, runsHere && this.#shared !== undefined ? this.#options.leaseMs : undefined);
     } catch (error) {
       if (!reservesThere) this.#ledger.giveBack(entry.name);
       if (this.#shared !== undefined) this.#forgetUnconfirmed(stored);
-      return settledHandle(this.#pipeline.deny(record, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.watch, call.input), entry.name) as DeferredCall<O>;
+      return this.#refused(call, storeUnavailable(`call ${record.callId} to "${entry.name}" was not stored (if the store took it, it is forgotten and its budget given back once the store answers)`, error), call.input) as DeferredCall<O>;
     }
-    if (!opened) return settledHandle(this.#pipeline.deny(record, budgetExhausted(entry.name), call.watch, call.input), entry.name) as DeferredCall<O>;
+    if (!opened) return this.#refused(call, budgetExhausted(entry.name), call.input) as DeferredCall<O>;
     const handle = newHandle(record.callId, entry.name);
     // A protocol call has no handler to hand the host's context to: the call does not keep it for its whole TTL.
     const setting = runsHere ? call.setting : { signal: call.setting.signal, context: undefined };
     const open: StoredOpenCall = { entry, record, input: call.input, setting, watch: call.watch, handle, stored };
     this.#open.set(record.callId, open);
     listenForAbort(open, () => void this.cancel(record.callId).catch(() => undefined));
-    if (runsHere) {
-      handle.state = 'running';
-      runThen(open, (settlement) => void this.#endRunning(open, settlement));
-    } else {
-      open.handle.state = 'pending';
-      this.#ledger.handOff(open.record, open.watch);
-    }
+    if (runsHere) runThen(open, (settlement) => void this.#endRunning(open, settlement));
+    else this.#pipeline.handOff(open);
     this.#poller.start();
     return handle as DeferredCall<O>;
+  }
+
+  /** A started call refused before it was stored, as a handle already settled; `input` when it passed its contract. */
+  #refused(call: OpenCall, error: ToolError, input?: unknown): DeferredCall {
+    return settledHandle(this.#pipeline.deny(call.record, error, call.watch, input), call.entry.name);
   }
 
   /** `CapabilityRuntime.forgetCall`. */
   async forget(callId: string): Promise<void> {
     const read = await this.#readStored(callId);
-    if (read?.call.state === 'done') await guardStore(this.#store().replaceCall({ ...read.call, expiresAt: Date.now() + 1 }, ['done'], { by: this.#replicaId }), `call ${read.call.callId} could not be forgotten`);
+    if (read?.call.state === 'done') await guardStore(this.#replace(forgottenCall(read.call), ['done']), `call ${read.call.callId} could not be forgotten`);
   }
 
   /** `CapabilityRuntime.readCall`: the stored call, a running one whose lease ran out ended as `lease_expired` first. */
@@ -164,7 +161,7 @@ export class DeferredCalls {
     try {
       return { ...status, questions: Object.fromEntries(open.map(([key, question]) => [key, JSON.parse(question) as unknown])) };
     } catch (error) {
-      throw storeUnavailable(`call ${read.call.callId} could not be read`, new StoredRecordError(`the store's record of call ${JSON.stringify(read.call.callId)} cannot be read: a question in it is not JSON (${describeThrown(error)})`));
+      throw storeUnavailable(`call ${read.call.callId} could not be read`, unreadableRecord(read.call.callId, `a question in it is not JSON (${describeThrown(error)})`));
     }
   }
 
@@ -231,11 +228,10 @@ export class DeferredCalls {
     if (read?.call.state === 'done' && read.call.outcome === 'cancelled') return read.result!;
     if (read === undefined || read.call.state === 'done') throw new ToolError('unknown_call', `no open deferred call ${quoted(callId)} to cancel: unknown, expired or already finished`);
     const stored = read.call;
-    const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was cancelled`);
-    const result: CallFailure = { ok: false, callId: stored.callId, error };
+    const result = callFailure(stored.callId, cancelledError(stored.callId, stored.tool));
     const givesBack = stored.state === 'pending' && stored.budgeted;
     const release = givesBack && this.#shared !== undefined;
-    const replaced = await guardStore(this.#store().replaceCall(doneCall(stored, result, 'cancelled'), [stored.state], { release, by: this.#replicaId }), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
+    const replaced = await guardStore(this.#replace(doneCall(stored, result, 'cancelled'), [stored.state], release), `the cancellation of call ${stored.callId} was not confirmed by the store: it may or may not have taken effect, and cancelling again reconciles`);
     if (!replaced) return this.#reconcileEnd(stored.callId, undefined);
     if (givesBack && !release) this.#ledger.giveBack(stored.tool);
     const open = this.#open.get(stored.callId);
@@ -244,9 +240,13 @@ export class DeferredCalls {
   }
 
   #store(): RuntimeStore {
-    if (this.#shared !== undefined) return this.#shared;
-    this.#ownStore ??= memoryStore();
-    return this.#ownStore;
+    this.#callStore ??= this.#shared ?? memoryStore();
+    return this.#callStore;
+  }
+
+  /** `RuntimeStore.replaceCall`, written by this replica; `release` gives a pending call's budget back in the same step. */
+  #replace(next: StoredCall, from: readonly StoredCallState[], release = false): Promise<boolean> {
+    return this.#store().replaceCall(next, from, { release, by: this.#replicaId });
   }
 
   /** The stored call, with its result when done; rejects with `store_unavailable` when the store cannot answer or its record cannot be read. */
@@ -262,15 +262,14 @@ export class DeferredCalls {
    * first. Rejects as the store does: a `StoredRecordError` for a record that is no call.
    */
   async #readFromStore(callId: string): Promise<StoredRead | undefined> {
-    const store = this.#store();
-    const read = await store.readCall(callId);
+    const read = await this.#store().readCall(callId);
     if (read === undefined) return undefined;
     const stored = read.call;
     if (stored.state === 'done') return { ...read, result: storedResult(stored, this.#pipeline.limits) };
     if (stored.state !== 'running' || stored.owner === undefined || read.leaseHeld) return read;
     const error = new ToolError('lease_expired', `call ${stored.callId} to "${stored.tool}" was running on replica ${stored.owner}, whose lease on it has run out (the replica stopped, or lost the store): it may or may not have done its work`);
-    const expired = doneCall(stored, { ok: false, callId: stored.callId, error });
-    if (await store.replaceCall(expired, ['running'], { by: this.#replicaId })) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
+    const expired = doneCall(stored, callFailure(stored.callId, error));
+    if (await this.#replace(expired, ['running'])) return { ...read, call: expired, result: storedResult(expired, this.#pipeline.limits) };
     return this.#readFromStore(callId);
   }
 
@@ -284,7 +283,7 @@ export class DeferredCalls {
     const result = this.#pipeline.verdict(entry, stored.callId, settlement);
     const end = doneCall(stored, result);
     if (stored.state === 'done') return this.#reconcileEnd(stored.callId, end, read);
-    const replaced = await guardStore(this.#store().replaceCall(end, ['pending'], { by: this.#replicaId }), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
+    const replaced = await guardStore(this.#replace(end, ['pending']), `the end of call ${stored.callId} was not confirmed by the store: it may or may not be stored, and ending it again reconciles`);
     if (!replaced) return this.#reconcileEnd(stored.callId, end);
     const open = this.#open.get(stored.callId);
     if (open !== undefined) this.#closeStored(open, result);
@@ -315,11 +314,11 @@ export class DeferredCalls {
       if (this.#open.get(open.stored.callId) !== open) return true;
       let replaced: boolean;
       try {
-        replaced = await this.#store().replaceCall(end, ['running'], { by: this.#replicaId });
+        replaced = await this.#replace(end, ['running']);
       } catch (error) {
         // A record that is no call cannot take the result: that ends the call; a store away is asked again until the call expires.
         const lost = error instanceof StoredRecordError || Date.now() >= open.stored.expiresAt;
-        if (lost) this.#closeStored(open, { ok: false, callId: open.stored.callId, error: storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error) });
+        if (lost) this.#closeStored(open, callFailure(open.stored.callId, storeUnavailable(`the result of call ${open.stored.callId} to "${open.entry.name}" could not be stored`, error)));
         return lost;
       }
       if (this.#open.get(open.stored.callId) !== open) return true;
@@ -342,14 +341,14 @@ export class DeferredCalls {
       read = await this.#readFromStore(callId);
     } catch (error) {
       if (this.#open.get(callId) !== open) return;
-      if (error instanceof StoredRecordError) this.#closeStored(open, { ok: false, callId, error: new ToolError('store_unavailable', error.message) }, undefined, 'elsewhere');
+      if (error instanceof StoredRecordError) this.#closeStored(open, callFailure(callId, new ToolError('store_unavailable', error.message)), undefined, 'elsewhere');
       else this.#poller.changedCall(callId);
       return;
     }
     if (this.#open.get(callId) !== open) return;
     if (read?.call.state === 'running') open.questions?.hear(read.answers);
     if (read?.call.state === 'running' || read?.call.state === 'pending') return;
-    const result: CallResult = read === undefined ? { ok: false, callId, error: new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`) } : read.result!;
+    const result = read === undefined ? callFailure(callId, new ToolError('cancelled', `call ${callId} to "${open.entry.name}" expired from the store before it ended`)) : read.result!;
     this.#closeStored(open, result, read === undefined || read.call.outcome === 'cancelled' ? 'cancelled' : undefined, 'elsewhere');
   }
 
@@ -373,10 +372,10 @@ export class DeferredCalls {
    */
   #forgetUnconfirmed(stored: StoredCall): void {
     const error = new ToolError('cancelled', `call ${stored.callId} to "${stored.tool}" was not stored`);
-    const forgotten = { ...doneCall(stored, { ok: false, callId: stored.callId, error }, 'cancelled'), expiresAt: Date.now() + 1 };
+    const forgotten = forgottenCall(doneCall(stored, callFailure(stored.callId, error), 'cancelled'));
     this.#poller.retryUntilDone(async () => {
       try {
-        await this.#store().replaceCall(forgotten, [stored.state], { release: stored.budgeted, by: this.#replicaId });
+        await this.#replace(forgotten, [stored.state], stored.budgeted);
         return true;
       } catch {
         return Date.now() >= stored.expiresAt;

@@ -1,5 +1,7 @@
-import { isJsonNumber, parseJson } from './json.js';
+import { defineJsonProperty, isJsonNumber, parseJson } from './json.js';
 import { describeThrown } from '../support/describe-thrown.js';
+import { hasPlainPrototype } from '../support/has-plain-prototype.js';
+import { isPlainObject } from '../support/is-plain-object.js';
 
 /** Bounds on what one call may carry, so hostile input costs little and cannot exhaust the stack. */
 export interface EnvelopeLimits {
@@ -42,10 +44,11 @@ function parsedWithinLimits(root: unknown, limits: EnvelopeLimits): boolean {
  * names the offending number or the limit. Throws on text that is not JSON or breaks a limit.
  */
 export function readJsonText(text: string, exactNumbers: boolean, limits: EnvelopeLimits): unknown {
-  const options = { exactNumbers, maxDepth: limits.maxDepth, maxNodes: limits.maxNodes };
-  if (exactNumbers) return parseJson(text, options);
-  const value: unknown = JSON.parse(text);
-  return parsedWithinLimits(value, limits) ? value : parseJson(text, options);
+  if (!exactNumbers) {
+    const value: unknown = JSON.parse(text);
+    if (parsedWithinLimits(value, limits)) return value;
+  }
+  return parseJson(text, { ...limits, exactNumbers });
 }
 
 type Frame = { readonly enter: true; readonly value: unknown; readonly path: string; readonly depth: number } | { readonly enter: false; readonly container: object };
@@ -112,8 +115,7 @@ export function copyEnvelope(root: unknown, limits: EnvelopeLimits = defaultEnve
         } else if (!isJsonScalar(value, exactNumbers)) {
           return undefined;
         }
-        // A plain assignment of "__proto__" would set the prototype instead of the key.
-        if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__') defineJsonProperty(target, key, value);
         else target[key] = value;
       }
     }
@@ -150,9 +152,8 @@ function isJsonScalar(value: unknown, exactNumbers: boolean): boolean {
 /** An empty container of the same kind, for a plain object or array; undefined for anything else. The prototype is read once. */
 function containerCopy(value: unknown): object | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) return prototype === Array.prototype ? [] : undefined;
-  return prototype === Object.prototype || prototype === null ? {} : undefined;
+  if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype ? [] : undefined;
+  return hasPlainPrototype(value) ? {} : undefined;
 }
 
 function walk(root: object, limits: EnvelopeLimits, exactNumbers: boolean): string | undefined {
@@ -210,12 +211,6 @@ function pushObject(object: object, path: string, depth: number, stack: Frame[])
 /** Exact mode's other numbers: a bigint, or a JsonNumber (recognised as generated code does). */
 function isExactNumber(value: unknown): boolean {
   return typeof value === 'bigint' || isJsonNumber(value);
-}
-
-function isPlainObject(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 function isPlainArray(value: unknown): value is unknown[] {

@@ -56,11 +56,11 @@ export class RegistrationError extends Error {
   override readonly name = 'RegistrationError';
 }
 
-/** Input that breaks its contract, worded alike wherever it is found (the runtime serving a tool, a client calling one). */
 export function budgetExhausted(tool: string): ToolError {
   return new ToolError('budget_exhausted', `"${tool}" has used its whole call budget`);
 }
 
+/** Input that breaks its contract, worded alike wherever it is found (the runtime serving a tool, a client calling one). */
 export function inputMismatch(tool: string, issues: readonly ValidationIssue[]): ToolError {
   return new ToolError('invalid_input', `input for "${tool}" does not match its contract: ${describeIssues(issues)}`, issues);
 }

@@ -8,11 +8,12 @@ import { compareDecimal } from '../support/compare-decimal.js';
 import { decimalOf } from '../support/decimal-of.js';
 import { isJsonNumberText } from '../support/is-json-number-text.js';
 import { isJsonNumber as isBrandedJsonNumber } from '../support/is-json-number.js';
+import { jsonNumberBrand as supportBrand } from '../support/json-number-brand.js';
 
 export { copyJsonValue } from '../support/copy-json-value.js';
 
-/** Part of how a JsonNumber is recognised, by generated modules too (they import nothing). */
-export const jsonNumberBrand: unique symbol = Symbol.for('json-tool-contracts/JsonNumber') as never;
+/** Part of how a JsonNumber is recognised, by generated modules too (they import nothing): the support code's symbol, typed so that the class can carry it. */
+export const jsonNumberBrand: unique symbol = supportBrand as never;
 
 /** A JSON number that neither a double nor a bigint holds exactly, e.g. `0.30000000000000000001` or `1e400`. */
 export class JsonNumber {
@@ -42,9 +43,7 @@ export class JsonNumber {
  * whose value is its `decimal`, which is exactly what every check reads. The same function a
  * generated module carries (`src/support/is-json-number.ts`).
  */
-export function isJsonNumber(value: unknown): value is JsonNumber {
-  return isBrandedJsonNumber(value);
-}
+export const isJsonNumber = isBrandedJsonNumber as (value: unknown) => value is JsonNumber;
 
 export interface ParseOptions {
   /** Keep every digit (exact-mode contracts). Without it, numbers are JS numbers and one outside the f64 range is an error. */
@@ -91,6 +90,11 @@ export function standingFor<T>(doubles: T, exact: unknown): T {
 /** `stringifyJson`, writing a value that stands for an exact one (`standingFor`) as that exact value. */
 export function exactJsonText(value: unknown): string {
   return jsonText(value, true);
+}
+
+/** An own enumerable data property, as JSON.parse makes one: a plain assignment of "__proto__" would set the prototype instead. */
+export function defineJsonProperty(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isContainer(value: unknown): value is object {
@@ -243,8 +247,7 @@ class JsonReader {
       const key = this.#string();
       this.#space();
       if (this.#text[this.#index++] !== ':') this.#fail('expected ":"');
-      // defineProperty, so that "__proto__" is an ordinary own key, as JSON.parse makes it.
-      Object.defineProperty(result, key, { value: this.#value(depth + 1), enumerable: true, writable: true, configurable: true });
+      defineJsonProperty(result, key, this.#value(depth + 1));
       this.#space();
       const next = this.#text[this.#index++];
       if (next === '}') return result;

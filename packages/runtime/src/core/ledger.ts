@@ -72,12 +72,12 @@ export class Ledger {
     record.finishedAt = Date.now();
     record.durationMs = record.finishedAt - record.startedAt;
     if (errorCode !== undefined) record.errorCode = errorCode;
-    this.notify(record);
+    this.#notify(record);
     if (watch !== undefined) observe(watch, (watching) => watching.ended({ ...record }, { error, input, output }));
   }
 
   /** Tells `onRecord` of a record as it stands. What the listener throws is its own failure; the call's outcome stays as it is. */
-  notify(record: MutableRecord): void {
+  #notify(record: MutableRecord): void {
     const listener = this.#options.onRecord;
     if (listener === undefined) return;
     try {
@@ -89,7 +89,7 @@ export class Ledger {
 
   /** A protocol call is handed to the outside: `onRecord` hears it pending, the observer that it was handed off. */
   handOff(record: MutableRecord, watch: CallWatch | undefined): void {
-    this.notify(record);
+    this.#notify(record);
     if (watch !== undefined) observe(watch, (watching) => watching.handedOff?.({ ...record }));
   }
 
@@ -102,7 +102,7 @@ export class Ledger {
   /** Copies of the latest `maxRecords` records. */
   records(): CallRecord[] {
     const { maxRecords } = this.#options;
-    const kept = this.#kept.length > maxRecords ? this.#kept.slice(this.#kept.length - maxRecords) : this.#kept;
+    const kept = this.#kept.length > maxRecords ? this.#kept.slice(-maxRecords) : this.#kept;
     return kept.map((record) => ({ ...record }));
   }
 
@@ -139,11 +139,6 @@ export class Ledger {
     } else if (entry === undefined || entry.budget !== undefined) {
       shared.release(tool).catch(() => undefined);
     }
-  }
-
-  /** How many more calls a tool may complete in this runtime; undefined when unlimited or unknown. */
-  remaining(name: string): number | undefined {
-    return this.#tools.get(name)?.remaining;
   }
 
   /** How many more calls a tool may complete, through the store when there is one. Rejects with `store_unavailable`. */

@@ -57,14 +57,12 @@ export class OpenCalls {
     return this.#cancelOpen(call);
   }
 
-  /** The call open under `callId`, in any state. */
-  get(callId: string): HandledCall | undefined {
-    return this.#open.get(callId);
-  }
-
-  /** Takes a call out of the open calls without settling it (a suspended round's: the caller settles it). */
-  forget(callId: string): void {
+  /** `CapabilityRuntime.suspend` for a call running here; undefined when none runs here under `callId`. */
+  suspend(callId: string): CallResult | undefined {
+    const call = this.#open.get(callId);
+    if (call?.handle.state !== 'running') return undefined;
     this.#open.delete(callId);
+    return this.#pipeline.suspendRound(call);
   }
 
   #runNow(started: OpenCall): Promise<CallResult> {
@@ -80,7 +78,7 @@ export class OpenCalls {
     if (refusal !== undefined) return this.#pipeline.deny(call.record, refusal, call.watch, call.input);
     if (isAborted(call.setting.signal)) {
       this.#ledger.giveBack(call.entry.name);
-      return this.#pipeline.closeCancelled(call, `call ${call.record.callId} to "${call.entry.name}" was cancelled before it started`);
+      return this.#pipeline.closeCancelled(call, 'before it started');
     }
     return this.#runNow(call);
   }
@@ -95,14 +93,12 @@ export class OpenCalls {
     this.#open.set(handle.callId, call);
     listenForAbort(call, () => void (this.#open.get(handle.callId) === call && this.#cancelOpen(call)));
     if (call.entry.handler !== undefined) return call;
-    call.handle.state = 'pending';
-    this.#ledger.handOff(call.record, call.watch);
+    this.#pipeline.handOff(call);
     return undefined;
   }
 
   /** Runs an open call's handler; a promise it returns settles the call when it settles. */
   #start(call: HandledCall): void {
-    call.handle.state = 'running';
     // A call cancelled while its handler ran is already settled: what the handler gives later is dropped.
     runThen(call, (settlement) => void (this.#open.get(call.record.callId) === call && this.#settle(call, settlement)));
   }
@@ -116,13 +112,12 @@ export class OpenCalls {
   }
 
   #cancelOpen(call: HandledCall): CallResult {
-    const { callId } = call.record;
-    this.#open.delete(callId);
+    this.#open.delete(call.record.callId);
     call.release?.();
-    if (call.handle.state === 'running') return this.#pipeline.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled while its handler ran`);
+    if (call.handle.state === 'running') return this.#pipeline.closeCancelled(call, 'while its handler ran');
     const queued = this.#queue.indexOf(call);
     if (queued >= 0) this.#queue.splice(queued, 1);
     this.#ledger.giveBack(call.entry.name);
-    return this.#pipeline.closeCancelled(call, `call ${callId} to "${call.entry.name}" was cancelled`);
+    return this.#pipeline.closeCancelled(call);
   }
 }

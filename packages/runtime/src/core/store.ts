@@ -187,10 +187,10 @@ export function readStoredCall(callId: string, json: string, state: unknown): St
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw unreadable(callId, `it is not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+    throw unreadableRecord(callId, `it is not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
   }
   const problem = storedCallProblem(callId, value, state);
-  if (problem !== undefined) throw unreadable(callId, problem);
+  if (problem !== undefined) throw unreadableRecord(callId, problem);
   return { ...(value as StoredCall), state: state as StoredCallState };
 }
 
@@ -217,7 +217,8 @@ function storedCallProblem(callId: string, value: unknown, state: unknown): stri
   return undefined;
 }
 
-function unreadable(callId: string, problem: string): StoredRecordError {
+/** The error for a record under `callId` that cannot be a call the runtime wrote, saying what is wrong with it. */
+export function unreadableRecord(callId: string, problem: string): StoredRecordError {
   return new StoredRecordError(`the store's record of call ${JSON.stringify(callId.slice(0, 160))} cannot be read: ${problem}`);
 }
 

@@ -1,9 +1,10 @@
+import { callFailure, callSuccess } from './call-pipeline.js';
 import type { CallResult } from './runtime-types.js';
 import type { ContentBlock } from './content.js';
 import { readJsonText, type EnvelopeLimits } from './envelope.js';
 import { ToolError } from './errors.js';
 import { stringifyJson } from './json.js';
-import { StoredRecordError, type StoredCall } from './store.js';
+import { unreadableRecord, type StoredCall } from './store.js';
 
 /**
  * What the runtime writes to its store about a deferred call and reads back from it: the record of
@@ -22,6 +23,11 @@ export function doneCall(stored: StoredCall, result: CallResult, outcome?: 'canc
   return { ...done, outcome: outcome ?? (code === 'denied' ? 'denied' : 'failed'), error: { code, message, issues } };
 }
 
+/** The call as the store is to forget it: expiring now rather than at the end of its TTL. */
+export function forgottenCall(stored: StoredCall): StoredCall {
+  return { ...stored, expiresAt: Date.now() + 1 };
+}
+
 /** Whether two ends of a call say the same (when each was written aside): a retry of an end already stored reconciles with it. */
 export function sameEnd(stored: StoredCall, next: StoredCall): boolean {
   return stored.outcome === next.outcome && stored.output === next.output && stored.content === next.content && stored.error?.code === next.error?.code && stored.error?.message === next.error?.message;
@@ -32,7 +38,7 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
   const { callId } = stored;
   if (stored.outcome !== 'completed') {
     const { code, message, issues } = stored.error!;
-    return { ok: false, callId, error: new ToolError(code, message, issues) };
+    return callFailure(callId, new ToolError(code, message, issues));
   }
   let output: unknown;
   let content: ContentBlock[] | undefined;
@@ -40,9 +46,9 @@ export function storedResult(stored: StoredCall, limits: EnvelopeLimits): CallRe
     output = readJsonText(stored.output!, stored.exactNumbers, limits);
     content = stored.content === undefined ? undefined : (JSON.parse(stored.content) as ContentBlock[]);
   } catch (error) {
-    throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: its output is not JSON the runtime wrote (${error instanceof Error ? error.message : 'unparsable'})`);
+    throw unreadableRecord(callId, `its output is not JSON the runtime wrote (${error instanceof Error ? error.message : 'unparsable'})`);
   }
-  return content === undefined ? { ok: true, callId, output } : { ok: true, callId, output, content };
+  return callSuccess(callId, output, content);
 }
 
 /**

@@ -30,8 +30,9 @@ export class ToolRegistry {
   readonly #tools = new Map<string, ToolEntry>();
   #changes = 0;
 
+  /** The tool under `name`; a name that is no string finds none (a map compares a key, and reads nothing of it). */
   get(name: unknown): ToolEntry | undefined {
-    return typeof name === 'string' ? this.#tools.get(name) : undefined;
+    return (this.#tools as ReadonlyMap<unknown, ToolEntry>).get(name);
   }
 
   /** The registered names, sorted: what an unknown tool's error lists. */
@@ -87,6 +88,11 @@ export class ToolRegistry {
         };
       });
   }
+}
+
+/** A tool name as records keep it: a name that is not a string is described (`describeThrown` gives a string as it is). */
+export function toolName(name: unknown): string {
+  return describeThrown(name);
 }
 
 /** A schema as a host takes it (a fresh copy); an exact-mode contract's keeps its digits for the JSON text the runtime writes itself. */

@@ -1,4 +1,4 @@
-import { isStoredCallState, maxHeard, readStoredCall, StoredRecordError, type AnswerOutcome, type RuntimeStore } from '../core/store.js';
+import { isStoredCallState, maxHeard, readStoredCall, unreadableRecord, type AnswerOutcome, type RuntimeStore } from '../core/store.js';
 
 /**
  * The runtime's store on Redis (`@json-tool-contracts/runtime/redis`), for a fleet of replicas:
@@ -172,7 +172,7 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
   /** A script's reply on a call's key; another client's value there (a string, a list) is no call of ours. */
   const onCall = <T>(callId: string, reply: Promise<T>): Promise<T> =>
     reply.catch((error: unknown) => {
-      if (error instanceof Error && error.message.includes('WRONGTYPE')) throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: ${callKey(callId)} holds another kind of value than a call's hash`);
+      if (error instanceof Error && error.message.includes('WRONGTYPE')) throw unreadableRecord(callId, `${callKey(callId)} holds another kind of value than a call's hash`);
       throw error;
     });
   return {
@@ -199,7 +199,7 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
       const fields = new Map<string, string>();
       for (let i = 0; i + 1 < flat.length; i += 2) fields.set(text(flat[i]), text(flat[i + 1]));
       const json = fields.get('call');
-      if (json === undefined) throw new StoredRecordError(`the store's record of call ${JSON.stringify(callId)} cannot be read: ${callKey(callId)} holds no record`);
+      if (json === undefined) throw unreadableRecord(callId, `${callKey(callId)} holds no record`);
       const questions = new Map<string, string>();
       const answers = new Map<string, string>();
       for (const [field, value] of fields) {
