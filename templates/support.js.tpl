@@ -8,8 +8,8 @@ export const maxIssues = {{maxIssues}};
 export function issue(path, pointer, schemaPath, keyword, message, params, key, escape) {
   if (key === undefined)
     return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
-  const segment = String(key);
-  return { instancePath: pointer + "/" + (escape === true && (segment.includes("~") || segment.includes("/")) ? segment.replaceAll("~", "~0").replaceAll("/", "~1") : segment), schemaPath, keyword, message, params, path: [...path, key] };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 {{helpers}}

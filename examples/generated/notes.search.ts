@@ -107,8 +107,8 @@ const maxIssues = 100;
 /** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
 function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue {
   if (key === undefined) return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
-  const segment = String(key);
-  return { instancePath: pointer + "/" + (escape === true && (segment.includes("~") || segment.includes("/")) ? segment.replaceAll("~", "~0").replaceAll("/", "~1") : segment), schemaPath, keyword, message, params, path: [...path, key] };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
