@@ -38,15 +38,21 @@ export interface ValidatorCode {
  * is given its value's (a declared name's escaped segment is written out at build time). Arrays are
  * allocated only for an issue; a child function's call pushes and pops the key instead.
  *
- * An issue at a key names the key once: `issue(path, pointer, …, key)` appends it to both the path
- * and the pointer, `escape` (`…, key, true`) where it may hold "~" or "/" (an additional property's
- * key, known only when the pass runs, or such a declared name). Measured with bench/size.js
- * (2026-12-06, the 20 corpus contracts, gzip of each `.mjs` summed, against ajv standalone's
- * 153.5 kB): the call sites writing the copy and the pointer out, `[...path, "owner"], pointer +
- * "/owner"`, and the escaping as an expression at each closed object's two reports, 125.6 kB shared
- * and 165.9 kB inline (0.82× and 1.08×); the escaping as one helper, 124.0 kB (0.81×); the key
- * once, as here, 120.7 kB and 163.2 kB (0.79× and 1.06×); no pointer at all (issue() walking the
- * path, as before 2026-12-04), 119.4 kB and 161.3 kB (0.78×, 1.05×).
+ * An issue at a key names the key once, last: `issue(path, pointer, …, key)` appends it to the
+ * issue's copy of the path and to the pointer, and `…, key, true` escapes it there where it may
+ * hold "~" or "/" (an additional property's key, known only when the pass runs, or such a declared
+ * name). Measured with bench/size.js (2026-12-06: the 20 corpus contracts, the gzip of each `.mjs`
+ * summed; ajv standalone's 153.5 kB): each call site writing the copy and the pointer out,
+ * `[...path, "owner"], pointer + "/owner"`, and each closed object the escaping expression at its
+ * two reports, was 125.6 kB shared and 165.9 kB inline (0.82×, 1.08×); that escaping as one
+ * helper instead, 124.0 kB shared; the key once, last, as here, 121.5 kB and 163.9 kB (0.79×,
+ * 1.07×); the key once but third, in an `issueAt` beside `issue`, 120.7 kB and 164.1 kB (the
+ * second function paid in every inline module; these two by rewriting the generated text, not
+ * built); no pointer at all (`issue()` walking the path, as
+ * before 2026-12-04), 119.4 kB and 161.3 kB (0.78×, 1.05×). Of what is left, the pointer of each
+ * child function's call (`pointer + "/owner"`) is 1.0 kB. `issue()` tests the key with `includes`
+ * before escaping it: `replaceAll` twice on every unexpected key's issue cost everything.get_sum's
+ * `validate` (its 40 invalid samples, 10 such issues) about 300–400 instructions a call.
  */
 export interface PathRef {
   readonly base: Code;
