@@ -64,8 +64,8 @@ export interface Validator<T> {
 
 export declare const maxIssues = {{maxIssues}};
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-export declare function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue;
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+export declare function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue;
 
 {{helpers}}
 

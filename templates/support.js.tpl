@@ -4,9 +4,12 @@
 
 export const maxIssues = {{maxIssues}};
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-export function issue(path, instancePath, schemaPath, keyword, message, params) {
-  return { instancePath, schemaPath, keyword, message, params, path };
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+export function issue(path, pointer, schemaPath, keyword, message, params, key, escape) {
+  if (key === undefined)
+    return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 {{helpers}}

@@ -99,9 +99,11 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  return { instancePath, schemaPath, keyword, message, params, path };
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue {
+  if (key === undefined) return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -328,7 +330,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -428,134 +430,134 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
     }
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "\"quoted\""], pointer + "/\"quoted\"", schemaPath + "/properties/\"quoted\"/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/\"quoted\"/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "\"quoted\""));
       } else {
-        if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) issues.push(issue([...path, "\"quoted\""], pointer + "/\"quoted\"", schemaPath + "/properties/\"quoted\"/enum", "enum", "must be one of \"\\\"quoted\\\"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues }));
+        if (!(property0 === "\"quoted\"" || property0 === "x*/y" || property0 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/\"quoted\"/enum", "enum", "must be one of \"\\\"quoted\\\"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues }, "\"quoted\""));
       }
     }
     if (property1 !== undefined) {
       if (typeof property1 !== "string") {
-        issues.push(issue([...path, "back\\slash"], pointer + "/back\\slash", schemaPath + "/properties/back\\slash/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/back\\slash/type", "type", "must be string, got " + describeType(property1), { type: "string" }, "back\\slash"));
       } else {
-        if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) issues.push(issue([...path, "back\\slash"], pointer + "/back\\slash", schemaPath + "/properties/back\\slash/enum", "enum", "must be one of \"back\\\\slash\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues1 }));
+        if (!(property1 === "back\\slash" || property1 === "x*/y" || property1 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/back\\slash/enum", "enum", "must be one of \"back\\\\slash\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues1 }, "back\\slash"));
       }
     }
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "ends */ comment"], pointer + "/ends *~1 comment", schemaPath + "/properties/ends *~1 comment/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/ends *~1 comment/type", "type", "must be string, got " + describeType(property2), { type: "string" }, "ends */ comment", true));
       } else {
-        if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) issues.push(issue([...path, "ends */ comment"], pointer + "/ends *~1 comment", schemaPath + "/properties/ends *~1 comment/enum", "enum", "must be one of \"ends */ comment\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues2 }));
+        if (!(property2 === "ends */ comment" || property2 === "x*/y" || property2 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/ends *~1 comment/enum", "enum", "must be one of \"ends */ comment\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues2 }, "ends */ comment", true));
       }
     }
     if (property3 !== undefined) {
       if (typeof property3 !== "string") {
-        issues.push(issue([...path, "${template}"], pointer + "/${template}", schemaPath + "/properties/${template}/type", "type", "must be string, got " + describeType(property3), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/${template}/type", "type", "must be string, got " + describeType(property3), { type: "string" }, "${template}"));
       } else {
-        if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) issues.push(issue([...path, "${template}"], pointer + "/${template}", schemaPath + "/properties/${template}/enum", "enum", "must be one of \"${template}\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues3 }));
+        if (!(property3 === "${template}" || property3 === "x*/y" || property3 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/${template}/enum", "enum", "must be one of \"${template}\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues3 }, "${template}"));
       }
     }
     if (property4 !== undefined) {
       if (typeof property4 !== "string") {
-        issues.push(issue([...path, "line\u2028separator"], pointer + "/line\u2028separator", schemaPath + "/properties/line\u2028separator/type", "type", "must be string, got " + describeType(property4), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/line\u2028separator/type", "type", "must be string, got " + describeType(property4), { type: "string" }, "line\u2028separator"));
       } else {
-        if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) issues.push(issue([...path, "line\u2028separator"], pointer + "/line\u2028separator", schemaPath + "/properties/line\u2028separator/enum", "enum", "must be one of \"line\u2028separator\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues4 }));
+        if (!(property4 === "line\u2028separator" || property4 === "x*/y" || property4 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/line\u2028separator/enum", "enum", "must be one of \"line\u2028separator\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues4 }, "line\u2028separator"));
       }
     }
     if (property5 !== undefined) {
       if (typeof property5 !== "string") {
-        issues.push(issue([...path, "para\u2029graph"], pointer + "/para\u2029graph", schemaPath + "/properties/para\u2029graph/type", "type", "must be string, got " + describeType(property5), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/para\u2029graph/type", "type", "must be string, got " + describeType(property5), { type: "string" }, "para\u2029graph"));
       } else {
-        if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) issues.push(issue([...path, "para\u2029graph"], pointer + "/para\u2029graph", schemaPath + "/properties/para\u2029graph/enum", "enum", "must be one of \"para\u2029graph\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues5 }));
+        if (!(property5 === "para\u2029graph" || property5 === "x*/y" || property5 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/para\u2029graph/enum", "enum", "must be one of \"para\u2029graph\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues5 }, "para\u2029graph"));
       }
     }
     if (property6 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"__proto__\"" + absenceNote(value, "__proto__"), { missingProperty: "__proto__" }));
     } else {
       if (typeof property6 !== "string") {
-        issues.push(issue([...path, "__proto__"], pointer + "/__proto__", schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property6), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property6), { type: "string" }, "__proto__"));
       } else {
-        if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) issues.push(issue([...path, "__proto__"], pointer + "/__proto__", schemaPath + "/properties/__proto__/enum", "enum", "must be one of \"__proto__\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues6 }));
+        if (!(property6 === "__proto__" || property6 === "x*/y" || property6 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/__proto__/enum", "enum", "must be one of \"__proto__\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues6 }, "__proto__"));
       }
     }
     if (property7 !== undefined) {
       if (typeof property7 !== "string") {
-        issues.push(issue([...path, "constructor"], pointer + "/constructor", schemaPath + "/properties/constructor/type", "type", "must be string, got " + describeType(property7), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/constructor/type", "type", "must be string, got " + describeType(property7), { type: "string" }, "constructor"));
       } else {
-        if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) issues.push(issue([...path, "constructor"], pointer + "/constructor", schemaPath + "/properties/constructor/enum", "enum", "must be one of \"constructor\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues7 }));
+        if (!(property7 === "constructor" || property7 === "x*/y" || property7 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/constructor/enum", "enum", "must be one of \"constructor\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues7 }, "constructor"));
       }
     }
     if (property8 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"toString\"" + absenceNote(value, "toString"), { missingProperty: "toString" }));
     } else {
       if (typeof property8 !== "string") {
-        issues.push(issue([...path, "toString"], pointer + "/toString", schemaPath + "/properties/toString/type", "type", "must be string, got " + describeType(property8), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/toString/type", "type", "must be string, got " + describeType(property8), { type: "string" }, "toString"));
       } else {
-        if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) issues.push(issue([...path, "toString"], pointer + "/toString", schemaPath + "/properties/toString/enum", "enum", "must be one of \"toString\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues8 }));
+        if (!(property8 === "toString" || property8 === "x*/y" || property8 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/toString/enum", "enum", "must be one of \"toString\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues8 }, "toString"));
       }
     }
     if (property9 !== undefined) {
       if (typeof property9 !== "string") {
-        issues.push(issue([...path, "hasOwnProperty"], pointer + "/hasOwnProperty", schemaPath + "/properties/hasOwnProperty/type", "type", "must be string, got " + describeType(property9), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/hasOwnProperty/type", "type", "must be string, got " + describeType(property9), { type: "string" }, "hasOwnProperty"));
       } else {
-        if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) issues.push(issue([...path, "hasOwnProperty"], pointer + "/hasOwnProperty", schemaPath + "/properties/hasOwnProperty/enum", "enum", "must be one of \"hasOwnProperty\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues9 }));
+        if (!(property9 === "hasOwnProperty" || property9 === "x*/y" || property9 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/hasOwnProperty/enum", "enum", "must be one of \"hasOwnProperty\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues9 }, "hasOwnProperty"));
       }
     }
     if (property10 !== undefined) {
       if (typeof property10 !== "string") {
-        issues.push(issue([...path, "emoji 😀"], pointer + "/emoji 😀", schemaPath + "/properties/emoji 😀/type", "type", "must be string, got " + describeType(property10), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/emoji 😀/type", "type", "must be string, got " + describeType(property10), { type: "string" }, "emoji 😀"));
       } else {
-        if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue([...path, "emoji 😀"], pointer + "/emoji 😀", schemaPath + "/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }));
+        if (!(property10 === "emoji 😀" || property10 === "x*/y" || property10 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/emoji 😀/enum", "enum", "must be one of \"emoji 😀\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues10 }, "emoji 😀"));
       }
     }
     if (property11 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"\"" + absenceNote(value, ""), { missingProperty: "" }));
     } else {
       if (typeof property11 !== "string") {
-        issues.push(issue([...path, ""], pointer + "/", schemaPath + "/properties//type", "type", "must be string, got " + describeType(property11), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties//type", "type", "must be string, got " + describeType(property11), { type: "string" }, ""));
       } else {
-        if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) issues.push(issue([...path, ""], pointer + "/", schemaPath + "/properties//enum", "enum", "must be one of \"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues11 }));
+        if (!(property11 === "" || property11 === "x*/y" || property11 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties//enum", "enum", "must be one of \"\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues11 }, ""));
       }
     }
     if (property12 !== undefined) {
       if (typeof property12 !== "string") {
-        issues.push(issue([...path, "new\nline"], pointer + "/new\nline", schemaPath + "/properties/new\nline/type", "type", "must be string, got " + describeType(property12), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/new\nline/type", "type", "must be string, got " + describeType(property12), { type: "string" }, "new\nline"));
       } else {
-        if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) issues.push(issue([...path, "new\nline"], pointer + "/new\nline", schemaPath + "/properties/new\nline/enum", "enum", "must be one of \"new\\nline\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues12 }));
+        if (!(property12 === "new\nline" || property12 === "x*/y" || property12 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/new\nline/enum", "enum", "must be one of \"new\\nline\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues12 }, "new\nline"));
       }
     }
     if (property13 !== undefined) {
       if (typeof property13 !== "string") {
-        issues.push(issue([...path, "it's"], pointer + "/it's", schemaPath + "/properties/it's/type", "type", "must be string, got " + describeType(property13), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/it's/type", "type", "must be string, got " + describeType(property13), { type: "string" }, "it's"));
       } else {
-        if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) issues.push(issue([...path, "it's"], pointer + "/it's", schemaPath + "/properties/it's/enum", "enum", "must be one of \"it's\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues13 }));
+        if (!(property13 === "it's" || property13 === "x*/y" || property13 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/it's/enum", "enum", "must be one of \"it's\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues13 }, "it's"));
       }
     }
     if (property14 !== undefined) {
       if (typeof property14 !== "string") {
-        issues.push(issue([...path, "`tick`"], pointer + "/`tick`", schemaPath + "/properties/`tick`/type", "type", "must be string, got " + describeType(property14), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/`tick`/type", "type", "must be string, got " + describeType(property14), { type: "string" }, "`tick`"));
       } else {
-        if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) issues.push(issue([...path, "`tick`"], pointer + "/`tick`", schemaPath + "/properties/`tick`/enum", "enum", "must be one of \"`tick`\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues14 }));
+        if (!(property14 === "`tick`" || property14 === "x*/y" || property14 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/`tick`/enum", "enum", "must be one of \"`tick`\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues14 }, "`tick`"));
       }
     }
     if (property15 !== undefined) {
       if (typeof property15 !== "string") {
-        issues.push(issue([...path, "</script>"], pointer + "/<~1script>", schemaPath + "/properties/<~1script>/type", "type", "must be string, got " + describeType(property15), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/<~1script>/type", "type", "must be string, got " + describeType(property15), { type: "string" }, "</script>", true));
       } else {
-        if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) issues.push(issue([...path, "</script>"], pointer + "/<~1script>", schemaPath + "/properties/<~1script>/enum", "enum", "must be one of \"</script>\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues15 }));
+        if (!(property15 === "</script>" || property15 === "x*/y" || property15 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/<~1script>/enum", "enum", "must be one of \"</script>\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues15 }, "</script>", true));
       }
     }
     if (property16 !== undefined) {
       if (typeof property16 !== "string") {
-        issues.push(issue([...path, "0"], pointer + "/0", schemaPath + "/properties/0/type", "type", "must be string, got " + describeType(property16), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/0/type", "type", "must be string, got " + describeType(property16), { type: "string" }, "0"));
       } else {
-        if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) issues.push(issue([...path, "0"], pointer + "/0", schemaPath + "/properties/0/enum", "enum", "must be one of \"0\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues16 }));
+        if (!(property16 === "0" || property16 === "x*/y" || property16 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/0/enum", "enum", "must be one of \"0\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues16 }, "0"));
       }
     }
     if (property17 !== undefined) {
       if (typeof property17 !== "string") {
-        issues.push(issue([...path, "a/b~c"], pointer + "/a~1b~0c", schemaPath + "/properties/a~1b~0c/type", "type", "must be string, got " + describeType(property17), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/a~1b~0c/type", "type", "must be string, got " + describeType(property17), { type: "string" }, "a/b~c", true));
       } else {
-        if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) issues.push(issue([...path, "a/b~c"], pointer + "/a~1b~0c", schemaPath + "/properties/a~1b~0c/enum", "enum", "must be one of \"a/b~c\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues17 }));
+        if (!(property17 === "a/b~c" || property17 === "x*/y" || property17 === "\u2028")) issues.push(issue(path, pointer, schemaPath + "/properties/a~1b~0c/enum", "enum", "must be one of \"a/b~c\", \"x*/y\", \"\u2028\"", { allowedValues: allowedValues17 }, "a/b~c", true));
       }
     }
     if (later !== undefined) {
@@ -577,10 +579,10 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
           case "</script>":
           case "0":
           case "a/b~c":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: \"quoted\", back\\slash, ends */ comment, ${template}, line\u2028separator, para\u2029graph, __proto__, constructor, toString, hasOwnProperty, emoji 😀, , new\nline, it's, `tick`, </script>, 0, a/b~c", { additionalProperty: key }, key, true));
       }
     }
   }
@@ -609,7 +611,7 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -632,7 +634,7 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "constructor"], pointer + "/constructor", schemaPath + "/properties/constructor/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue(path, pointer, schemaPath + "/properties/constructor/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }, "constructor"));
     }
     if (property1 !== undefined) {
       path.push("__proto__");
@@ -645,10 +647,10 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
         switch (key) {
           case "constructor":
           case "__proto__":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -672,7 +674,7 @@ function checkOutputProto(value: unknown): boolean {
 
 function collectOutputProto(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -690,17 +692,17 @@ function collectOutputProto(value: unknown, path: PathSegment[], pointer: string
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "__proto__"], pointer + "/__proto__", schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue(path, pointer, schemaPath + "/properties/__proto__/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "__proto__"));
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
         switch (key) {
           case "__proto__":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }

@@ -275,9 +275,11 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  return { instancePath, schemaPath, keyword, message, params, path };
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue {
+  if (key === undefined) return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -1012,7 +1014,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -1664,388 +1666,388 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
       (later ??= []).push([key, undefined]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "boolean") issues.push(issue([...path, "flag_000"], pointer + "/flag_000", schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }));
+      if (typeof property0 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_000/type", "type", "must be boolean, got " + describeType(property0), { type: "boolean" }, "flag_000"));
     }
     if (property1 !== undefined) {
-      if (typeof property1 !== "boolean") issues.push(issue([...path, "flag_001"], pointer + "/flag_001", schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }));
+      if (typeof property1 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_001/type", "type", "must be boolean, got " + describeType(property1), { type: "boolean" }, "flag_001"));
     }
     if (property2 !== undefined) {
-      if (typeof property2 !== "boolean") issues.push(issue([...path, "flag_002"], pointer + "/flag_002", schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }));
+      if (typeof property2 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_002/type", "type", "must be boolean, got " + describeType(property2), { type: "boolean" }, "flag_002"));
     }
     if (property3 !== undefined) {
-      if (typeof property3 !== "boolean") issues.push(issue([...path, "flag_003"], pointer + "/flag_003", schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }));
+      if (typeof property3 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_003/type", "type", "must be boolean, got " + describeType(property3), { type: "boolean" }, "flag_003"));
     }
     if (property4 !== undefined) {
-      if (typeof property4 !== "boolean") issues.push(issue([...path, "flag_004"], pointer + "/flag_004", schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }));
+      if (typeof property4 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_004/type", "type", "must be boolean, got " + describeType(property4), { type: "boolean" }, "flag_004"));
     }
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "flag_005"], pointer + "/flag_005", schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_005/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }, "flag_005"));
     }
     if (property6 !== undefined) {
-      if (typeof property6 !== "boolean") issues.push(issue([...path, "flag_006"], pointer + "/flag_006", schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }));
+      if (typeof property6 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_006/type", "type", "must be boolean, got " + describeType(property6), { type: "boolean" }, "flag_006"));
     }
     if (property7 !== undefined) {
-      if (typeof property7 !== "boolean") issues.push(issue([...path, "flag_007"], pointer + "/flag_007", schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }));
+      if (typeof property7 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_007/type", "type", "must be boolean, got " + describeType(property7), { type: "boolean" }, "flag_007"));
     }
     if (property8 !== undefined) {
-      if (typeof property8 !== "boolean") issues.push(issue([...path, "flag_008"], pointer + "/flag_008", schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }));
+      if (typeof property8 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_008/type", "type", "must be boolean, got " + describeType(property8), { type: "boolean" }, "flag_008"));
     }
     if (property9 !== undefined) {
-      if (typeof property9 !== "boolean") issues.push(issue([...path, "flag_009"], pointer + "/flag_009", schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }));
+      if (typeof property9 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_009/type", "type", "must be boolean, got " + describeType(property9), { type: "boolean" }, "flag_009"));
     }
     if (property10 !== undefined) {
-      if (typeof property10 !== "boolean") issues.push(issue([...path, "flag_010"], pointer + "/flag_010", schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }));
+      if (typeof property10 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_010/type", "type", "must be boolean, got " + describeType(property10), { type: "boolean" }, "flag_010"));
     }
     if (property11 !== undefined) {
-      if (typeof property11 !== "boolean") issues.push(issue([...path, "flag_011"], pointer + "/flag_011", schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }));
+      if (typeof property11 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_011/type", "type", "must be boolean, got " + describeType(property11), { type: "boolean" }, "flag_011"));
     }
     if (property12 !== undefined) {
-      if (typeof property12 !== "boolean") issues.push(issue([...path, "flag_012"], pointer + "/flag_012", schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }));
+      if (typeof property12 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_012/type", "type", "must be boolean, got " + describeType(property12), { type: "boolean" }, "flag_012"));
     }
     if (property13 !== undefined) {
-      if (typeof property13 !== "boolean") issues.push(issue([...path, "flag_013"], pointer + "/flag_013", schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }));
+      if (typeof property13 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_013/type", "type", "must be boolean, got " + describeType(property13), { type: "boolean" }, "flag_013"));
     }
     if (property14 !== undefined) {
-      if (typeof property14 !== "boolean") issues.push(issue([...path, "flag_014"], pointer + "/flag_014", schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }));
+      if (typeof property14 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_014/type", "type", "must be boolean, got " + describeType(property14), { type: "boolean" }, "flag_014"));
     }
     if (property15 !== undefined) {
-      if (typeof property15 !== "boolean") issues.push(issue([...path, "flag_015"], pointer + "/flag_015", schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }));
+      if (typeof property15 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_015/type", "type", "must be boolean, got " + describeType(property15), { type: "boolean" }, "flag_015"));
     }
     if (property16 !== undefined) {
-      if (typeof property16 !== "boolean") issues.push(issue([...path, "flag_016"], pointer + "/flag_016", schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }));
+      if (typeof property16 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_016/type", "type", "must be boolean, got " + describeType(property16), { type: "boolean" }, "flag_016"));
     }
     if (property17 !== undefined) {
-      if (typeof property17 !== "boolean") issues.push(issue([...path, "flag_017"], pointer + "/flag_017", schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }));
+      if (typeof property17 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_017/type", "type", "must be boolean, got " + describeType(property17), { type: "boolean" }, "flag_017"));
     }
     if (property18 !== undefined) {
-      if (typeof property18 !== "boolean") issues.push(issue([...path, "flag_018"], pointer + "/flag_018", schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }));
+      if (typeof property18 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_018/type", "type", "must be boolean, got " + describeType(property18), { type: "boolean" }, "flag_018"));
     }
     if (property19 !== undefined) {
-      if (typeof property19 !== "boolean") issues.push(issue([...path, "flag_019"], pointer + "/flag_019", schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }));
+      if (typeof property19 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_019/type", "type", "must be boolean, got " + describeType(property19), { type: "boolean" }, "flag_019"));
     }
     if (property20 !== undefined) {
-      if (typeof property20 !== "boolean") issues.push(issue([...path, "flag_020"], pointer + "/flag_020", schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }));
+      if (typeof property20 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_020/type", "type", "must be boolean, got " + describeType(property20), { type: "boolean" }, "flag_020"));
     }
     if (property21 !== undefined) {
-      if (typeof property21 !== "boolean") issues.push(issue([...path, "flag_021"], pointer + "/flag_021", schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }));
+      if (typeof property21 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_021/type", "type", "must be boolean, got " + describeType(property21), { type: "boolean" }, "flag_021"));
     }
     if (property22 !== undefined) {
-      if (typeof property22 !== "boolean") issues.push(issue([...path, "flag_022"], pointer + "/flag_022", schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }));
+      if (typeof property22 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_022/type", "type", "must be boolean, got " + describeType(property22), { type: "boolean" }, "flag_022"));
     }
     if (property23 !== undefined) {
-      if (typeof property23 !== "boolean") issues.push(issue([...path, "flag_023"], pointer + "/flag_023", schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }));
+      if (typeof property23 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_023/type", "type", "must be boolean, got " + describeType(property23), { type: "boolean" }, "flag_023"));
     }
     if (property24 !== undefined) {
-      if (typeof property24 !== "boolean") issues.push(issue([...path, "flag_024"], pointer + "/flag_024", schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }));
+      if (typeof property24 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_024/type", "type", "must be boolean, got " + describeType(property24), { type: "boolean" }, "flag_024"));
     }
     if (property25 !== undefined) {
-      if (typeof property25 !== "boolean") issues.push(issue([...path, "flag_025"], pointer + "/flag_025", schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }));
+      if (typeof property25 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_025/type", "type", "must be boolean, got " + describeType(property25), { type: "boolean" }, "flag_025"));
     }
     if (property26 !== undefined) {
-      if (typeof property26 !== "boolean") issues.push(issue([...path, "flag_026"], pointer + "/flag_026", schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }));
+      if (typeof property26 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_026/type", "type", "must be boolean, got " + describeType(property26), { type: "boolean" }, "flag_026"));
     }
     if (property27 !== undefined) {
-      if (typeof property27 !== "boolean") issues.push(issue([...path, "flag_027"], pointer + "/flag_027", schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }));
+      if (typeof property27 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_027/type", "type", "must be boolean, got " + describeType(property27), { type: "boolean" }, "flag_027"));
     }
     if (property28 !== undefined) {
-      if (typeof property28 !== "boolean") issues.push(issue([...path, "flag_028"], pointer + "/flag_028", schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }));
+      if (typeof property28 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_028/type", "type", "must be boolean, got " + describeType(property28), { type: "boolean" }, "flag_028"));
     }
     if (property29 !== undefined) {
-      if (typeof property29 !== "boolean") issues.push(issue([...path, "flag_029"], pointer + "/flag_029", schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }));
+      if (typeof property29 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_029/type", "type", "must be boolean, got " + describeType(property29), { type: "boolean" }, "flag_029"));
     }
     if (property30 !== undefined) {
-      if (typeof property30 !== "boolean") issues.push(issue([...path, "flag_030"], pointer + "/flag_030", schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }));
+      if (typeof property30 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_030/type", "type", "must be boolean, got " + describeType(property30), { type: "boolean" }, "flag_030"));
     }
     if (property31 !== undefined) {
-      if (typeof property31 !== "boolean") issues.push(issue([...path, "flag_031"], pointer + "/flag_031", schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }));
+      if (typeof property31 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_031/type", "type", "must be boolean, got " + describeType(property31), { type: "boolean" }, "flag_031"));
     }
     if (property32 !== undefined) {
-      if (typeof property32 !== "boolean") issues.push(issue([...path, "flag_032"], pointer + "/flag_032", schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }));
+      if (typeof property32 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_032/type", "type", "must be boolean, got " + describeType(property32), { type: "boolean" }, "flag_032"));
     }
     if (property33 !== undefined) {
-      if (typeof property33 !== "boolean") issues.push(issue([...path, "flag_033"], pointer + "/flag_033", schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }));
+      if (typeof property33 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_033/type", "type", "must be boolean, got " + describeType(property33), { type: "boolean" }, "flag_033"));
     }
     if (property34 !== undefined) {
-      if (typeof property34 !== "boolean") issues.push(issue([...path, "flag_034"], pointer + "/flag_034", schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }));
+      if (typeof property34 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_034/type", "type", "must be boolean, got " + describeType(property34), { type: "boolean" }, "flag_034"));
     }
     if (property35 !== undefined) {
-      if (typeof property35 !== "boolean") issues.push(issue([...path, "flag_035"], pointer + "/flag_035", schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }));
+      if (typeof property35 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_035/type", "type", "must be boolean, got " + describeType(property35), { type: "boolean" }, "flag_035"));
     }
     if (property36 !== undefined) {
-      if (typeof property36 !== "boolean") issues.push(issue([...path, "flag_036"], pointer + "/flag_036", schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }));
+      if (typeof property36 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_036/type", "type", "must be boolean, got " + describeType(property36), { type: "boolean" }, "flag_036"));
     }
     if (property37 !== undefined) {
-      if (typeof property37 !== "boolean") issues.push(issue([...path, "flag_037"], pointer + "/flag_037", schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }));
+      if (typeof property37 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_037/type", "type", "must be boolean, got " + describeType(property37), { type: "boolean" }, "flag_037"));
     }
     if (property38 !== undefined) {
-      if (typeof property38 !== "boolean") issues.push(issue([...path, "flag_038"], pointer + "/flag_038", schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }));
+      if (typeof property38 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_038/type", "type", "must be boolean, got " + describeType(property38), { type: "boolean" }, "flag_038"));
     }
     if (property39 !== undefined) {
-      if (typeof property39 !== "boolean") issues.push(issue([...path, "flag_039"], pointer + "/flag_039", schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }));
+      if (typeof property39 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_039/type", "type", "must be boolean, got " + describeType(property39), { type: "boolean" }, "flag_039"));
     }
     if (property40 !== undefined) {
-      if (typeof property40 !== "boolean") issues.push(issue([...path, "flag_040"], pointer + "/flag_040", schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }));
+      if (typeof property40 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_040/type", "type", "must be boolean, got " + describeType(property40), { type: "boolean" }, "flag_040"));
     }
     if (property41 !== undefined) {
-      if (typeof property41 !== "boolean") issues.push(issue([...path, "flag_041"], pointer + "/flag_041", schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }));
+      if (typeof property41 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_041/type", "type", "must be boolean, got " + describeType(property41), { type: "boolean" }, "flag_041"));
     }
     if (property42 !== undefined) {
-      if (typeof property42 !== "boolean") issues.push(issue([...path, "flag_042"], pointer + "/flag_042", schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }));
+      if (typeof property42 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_042/type", "type", "must be boolean, got " + describeType(property42), { type: "boolean" }, "flag_042"));
     }
     if (property43 !== undefined) {
-      if (typeof property43 !== "boolean") issues.push(issue([...path, "flag_043"], pointer + "/flag_043", schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }));
+      if (typeof property43 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_043/type", "type", "must be boolean, got " + describeType(property43), { type: "boolean" }, "flag_043"));
     }
     if (property44 !== undefined) {
-      if (typeof property44 !== "boolean") issues.push(issue([...path, "flag_044"], pointer + "/flag_044", schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }));
+      if (typeof property44 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_044/type", "type", "must be boolean, got " + describeType(property44), { type: "boolean" }, "flag_044"));
     }
     if (property45 !== undefined) {
-      if (typeof property45 !== "boolean") issues.push(issue([...path, "flag_045"], pointer + "/flag_045", schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }));
+      if (typeof property45 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_045/type", "type", "must be boolean, got " + describeType(property45), { type: "boolean" }, "flag_045"));
     }
     if (property46 !== undefined) {
-      if (typeof property46 !== "boolean") issues.push(issue([...path, "flag_046"], pointer + "/flag_046", schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }));
+      if (typeof property46 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_046/type", "type", "must be boolean, got " + describeType(property46), { type: "boolean" }, "flag_046"));
     }
     if (property47 !== undefined) {
-      if (typeof property47 !== "boolean") issues.push(issue([...path, "flag_047"], pointer + "/flag_047", schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }));
+      if (typeof property47 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_047/type", "type", "must be boolean, got " + describeType(property47), { type: "boolean" }, "flag_047"));
     }
     if (property48 !== undefined) {
-      if (typeof property48 !== "boolean") issues.push(issue([...path, "flag_048"], pointer + "/flag_048", schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }));
+      if (typeof property48 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_048/type", "type", "must be boolean, got " + describeType(property48), { type: "boolean" }, "flag_048"));
     }
     if (property49 !== undefined) {
-      if (typeof property49 !== "boolean") issues.push(issue([...path, "flag_049"], pointer + "/flag_049", schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }));
+      if (typeof property49 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_049/type", "type", "must be boolean, got " + describeType(property49), { type: "boolean" }, "flag_049"));
     }
     if (property50 !== undefined) {
-      if (typeof property50 !== "boolean") issues.push(issue([...path, "flag_050"], pointer + "/flag_050", schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }));
+      if (typeof property50 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_050/type", "type", "must be boolean, got " + describeType(property50), { type: "boolean" }, "flag_050"));
     }
     if (property51 !== undefined) {
-      if (typeof property51 !== "boolean") issues.push(issue([...path, "flag_051"], pointer + "/flag_051", schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }));
+      if (typeof property51 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_051/type", "type", "must be boolean, got " + describeType(property51), { type: "boolean" }, "flag_051"));
     }
     if (property52 !== undefined) {
-      if (typeof property52 !== "boolean") issues.push(issue([...path, "flag_052"], pointer + "/flag_052", schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }));
+      if (typeof property52 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_052/type", "type", "must be boolean, got " + describeType(property52), { type: "boolean" }, "flag_052"));
     }
     if (property53 !== undefined) {
-      if (typeof property53 !== "boolean") issues.push(issue([...path, "flag_053"], pointer + "/flag_053", schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }));
+      if (typeof property53 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_053/type", "type", "must be boolean, got " + describeType(property53), { type: "boolean" }, "flag_053"));
     }
     if (property54 !== undefined) {
-      if (typeof property54 !== "boolean") issues.push(issue([...path, "flag_054"], pointer + "/flag_054", schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }));
+      if (typeof property54 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_054/type", "type", "must be boolean, got " + describeType(property54), { type: "boolean" }, "flag_054"));
     }
     if (property55 !== undefined) {
-      if (typeof property55 !== "boolean") issues.push(issue([...path, "flag_055"], pointer + "/flag_055", schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }));
+      if (typeof property55 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_055/type", "type", "must be boolean, got " + describeType(property55), { type: "boolean" }, "flag_055"));
     }
     if (property56 !== undefined) {
-      if (typeof property56 !== "boolean") issues.push(issue([...path, "flag_056"], pointer + "/flag_056", schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }));
+      if (typeof property56 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_056/type", "type", "must be boolean, got " + describeType(property56), { type: "boolean" }, "flag_056"));
     }
     if (property57 !== undefined) {
-      if (typeof property57 !== "boolean") issues.push(issue([...path, "flag_057"], pointer + "/flag_057", schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }));
+      if (typeof property57 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_057/type", "type", "must be boolean, got " + describeType(property57), { type: "boolean" }, "flag_057"));
     }
     if (property58 !== undefined) {
-      if (typeof property58 !== "boolean") issues.push(issue([...path, "flag_058"], pointer + "/flag_058", schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }));
+      if (typeof property58 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_058/type", "type", "must be boolean, got " + describeType(property58), { type: "boolean" }, "flag_058"));
     }
     if (property59 !== undefined) {
-      if (typeof property59 !== "boolean") issues.push(issue([...path, "flag_059"], pointer + "/flag_059", schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }));
+      if (typeof property59 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_059/type", "type", "must be boolean, got " + describeType(property59), { type: "boolean" }, "flag_059"));
     }
     if (property60 !== undefined) {
-      if (typeof property60 !== "boolean") issues.push(issue([...path, "flag_060"], pointer + "/flag_060", schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }));
+      if (typeof property60 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_060/type", "type", "must be boolean, got " + describeType(property60), { type: "boolean" }, "flag_060"));
     }
     if (property61 !== undefined) {
-      if (typeof property61 !== "boolean") issues.push(issue([...path, "flag_061"], pointer + "/flag_061", schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }));
+      if (typeof property61 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_061/type", "type", "must be boolean, got " + describeType(property61), { type: "boolean" }, "flag_061"));
     }
     if (property62 !== undefined) {
-      if (typeof property62 !== "boolean") issues.push(issue([...path, "flag_062"], pointer + "/flag_062", schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }));
+      if (typeof property62 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_062/type", "type", "must be boolean, got " + describeType(property62), { type: "boolean" }, "flag_062"));
     }
     if (property63 !== undefined) {
-      if (typeof property63 !== "boolean") issues.push(issue([...path, "flag_063"], pointer + "/flag_063", schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }));
+      if (typeof property63 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_063/type", "type", "must be boolean, got " + describeType(property63), { type: "boolean" }, "flag_063"));
     }
     if (property64 !== undefined) {
-      if (typeof property64 !== "boolean") issues.push(issue([...path, "flag_064"], pointer + "/flag_064", schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }));
+      if (typeof property64 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_064/type", "type", "must be boolean, got " + describeType(property64), { type: "boolean" }, "flag_064"));
     }
     if (property65 !== undefined) {
-      if (typeof property65 !== "boolean") issues.push(issue([...path, "flag_065"], pointer + "/flag_065", schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }));
+      if (typeof property65 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_065/type", "type", "must be boolean, got " + describeType(property65), { type: "boolean" }, "flag_065"));
     }
     if (property66 !== undefined) {
-      if (typeof property66 !== "boolean") issues.push(issue([...path, "flag_066"], pointer + "/flag_066", schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }));
+      if (typeof property66 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_066/type", "type", "must be boolean, got " + describeType(property66), { type: "boolean" }, "flag_066"));
     }
     if (property67 !== undefined) {
-      if (typeof property67 !== "boolean") issues.push(issue([...path, "flag_067"], pointer + "/flag_067", schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }));
+      if (typeof property67 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_067/type", "type", "must be boolean, got " + describeType(property67), { type: "boolean" }, "flag_067"));
     }
     if (property68 !== undefined) {
-      if (typeof property68 !== "boolean") issues.push(issue([...path, "flag_068"], pointer + "/flag_068", schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }));
+      if (typeof property68 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_068/type", "type", "must be boolean, got " + describeType(property68), { type: "boolean" }, "flag_068"));
     }
     if (property69 !== undefined) {
-      if (typeof property69 !== "boolean") issues.push(issue([...path, "flag_069"], pointer + "/flag_069", schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }));
+      if (typeof property69 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_069/type", "type", "must be boolean, got " + describeType(property69), { type: "boolean" }, "flag_069"));
     }
     if (property70 !== undefined) {
-      if (typeof property70 !== "boolean") issues.push(issue([...path, "flag_070"], pointer + "/flag_070", schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }));
+      if (typeof property70 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_070/type", "type", "must be boolean, got " + describeType(property70), { type: "boolean" }, "flag_070"));
     }
     if (property71 !== undefined) {
-      if (typeof property71 !== "boolean") issues.push(issue([...path, "flag_071"], pointer + "/flag_071", schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }));
+      if (typeof property71 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_071/type", "type", "must be boolean, got " + describeType(property71), { type: "boolean" }, "flag_071"));
     }
     if (property72 !== undefined) {
-      if (typeof property72 !== "boolean") issues.push(issue([...path, "flag_072"], pointer + "/flag_072", schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }));
+      if (typeof property72 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_072/type", "type", "must be boolean, got " + describeType(property72), { type: "boolean" }, "flag_072"));
     }
     if (property73 !== undefined) {
-      if (typeof property73 !== "boolean") issues.push(issue([...path, "flag_073"], pointer + "/flag_073", schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }));
+      if (typeof property73 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_073/type", "type", "must be boolean, got " + describeType(property73), { type: "boolean" }, "flag_073"));
     }
     if (property74 !== undefined) {
-      if (typeof property74 !== "boolean") issues.push(issue([...path, "flag_074"], pointer + "/flag_074", schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }));
+      if (typeof property74 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_074/type", "type", "must be boolean, got " + describeType(property74), { type: "boolean" }, "flag_074"));
     }
     if (property75 !== undefined) {
-      if (typeof property75 !== "boolean") issues.push(issue([...path, "flag_075"], pointer + "/flag_075", schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }));
+      if (typeof property75 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_075/type", "type", "must be boolean, got " + describeType(property75), { type: "boolean" }, "flag_075"));
     }
     if (property76 !== undefined) {
-      if (typeof property76 !== "boolean") issues.push(issue([...path, "flag_076"], pointer + "/flag_076", schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }));
+      if (typeof property76 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_076/type", "type", "must be boolean, got " + describeType(property76), { type: "boolean" }, "flag_076"));
     }
     if (property77 !== undefined) {
-      if (typeof property77 !== "boolean") issues.push(issue([...path, "flag_077"], pointer + "/flag_077", schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }));
+      if (typeof property77 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_077/type", "type", "must be boolean, got " + describeType(property77), { type: "boolean" }, "flag_077"));
     }
     if (property78 !== undefined) {
-      if (typeof property78 !== "boolean") issues.push(issue([...path, "flag_078"], pointer + "/flag_078", schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }));
+      if (typeof property78 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_078/type", "type", "must be boolean, got " + describeType(property78), { type: "boolean" }, "flag_078"));
     }
     if (property79 !== undefined) {
-      if (typeof property79 !== "boolean") issues.push(issue([...path, "flag_079"], pointer + "/flag_079", schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }));
+      if (typeof property79 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_079/type", "type", "must be boolean, got " + describeType(property79), { type: "boolean" }, "flag_079"));
     }
     if (property80 !== undefined) {
-      if (typeof property80 !== "boolean") issues.push(issue([...path, "flag_080"], pointer + "/flag_080", schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }));
+      if (typeof property80 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_080/type", "type", "must be boolean, got " + describeType(property80), { type: "boolean" }, "flag_080"));
     }
     if (property81 !== undefined) {
-      if (typeof property81 !== "boolean") issues.push(issue([...path, "flag_081"], pointer + "/flag_081", schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }));
+      if (typeof property81 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_081/type", "type", "must be boolean, got " + describeType(property81), { type: "boolean" }, "flag_081"));
     }
     if (property82 !== undefined) {
-      if (typeof property82 !== "boolean") issues.push(issue([...path, "flag_082"], pointer + "/flag_082", schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }));
+      if (typeof property82 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_082/type", "type", "must be boolean, got " + describeType(property82), { type: "boolean" }, "flag_082"));
     }
     if (property83 !== undefined) {
-      if (typeof property83 !== "boolean") issues.push(issue([...path, "flag_083"], pointer + "/flag_083", schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }));
+      if (typeof property83 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_083/type", "type", "must be boolean, got " + describeType(property83), { type: "boolean" }, "flag_083"));
     }
     if (property84 !== undefined) {
-      if (typeof property84 !== "boolean") issues.push(issue([...path, "flag_084"], pointer + "/flag_084", schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }));
+      if (typeof property84 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_084/type", "type", "must be boolean, got " + describeType(property84), { type: "boolean" }, "flag_084"));
     }
     if (property85 !== undefined) {
-      if (typeof property85 !== "boolean") issues.push(issue([...path, "flag_085"], pointer + "/flag_085", schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }));
+      if (typeof property85 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_085/type", "type", "must be boolean, got " + describeType(property85), { type: "boolean" }, "flag_085"));
     }
     if (property86 !== undefined) {
-      if (typeof property86 !== "boolean") issues.push(issue([...path, "flag_086"], pointer + "/flag_086", schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }));
+      if (typeof property86 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_086/type", "type", "must be boolean, got " + describeType(property86), { type: "boolean" }, "flag_086"));
     }
     if (property87 !== undefined) {
-      if (typeof property87 !== "boolean") issues.push(issue([...path, "flag_087"], pointer + "/flag_087", schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }));
+      if (typeof property87 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_087/type", "type", "must be boolean, got " + describeType(property87), { type: "boolean" }, "flag_087"));
     }
     if (property88 !== undefined) {
-      if (typeof property88 !== "boolean") issues.push(issue([...path, "flag_088"], pointer + "/flag_088", schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }));
+      if (typeof property88 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_088/type", "type", "must be boolean, got " + describeType(property88), { type: "boolean" }, "flag_088"));
     }
     if (property89 !== undefined) {
-      if (typeof property89 !== "boolean") issues.push(issue([...path, "flag_089"], pointer + "/flag_089", schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }));
+      if (typeof property89 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_089/type", "type", "must be boolean, got " + describeType(property89), { type: "boolean" }, "flag_089"));
     }
     if (property90 !== undefined) {
-      if (typeof property90 !== "boolean") issues.push(issue([...path, "flag_090"], pointer + "/flag_090", schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }));
+      if (typeof property90 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_090/type", "type", "must be boolean, got " + describeType(property90), { type: "boolean" }, "flag_090"));
     }
     if (property91 !== undefined) {
-      if (typeof property91 !== "boolean") issues.push(issue([...path, "flag_091"], pointer + "/flag_091", schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }));
+      if (typeof property91 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_091/type", "type", "must be boolean, got " + describeType(property91), { type: "boolean" }, "flag_091"));
     }
     if (property92 !== undefined) {
-      if (typeof property92 !== "boolean") issues.push(issue([...path, "flag_092"], pointer + "/flag_092", schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }));
+      if (typeof property92 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_092/type", "type", "must be boolean, got " + describeType(property92), { type: "boolean" }, "flag_092"));
     }
     if (property93 !== undefined) {
-      if (typeof property93 !== "boolean") issues.push(issue([...path, "flag_093"], pointer + "/flag_093", schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }));
+      if (typeof property93 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_093/type", "type", "must be boolean, got " + describeType(property93), { type: "boolean" }, "flag_093"));
     }
     if (property94 !== undefined) {
-      if (typeof property94 !== "boolean") issues.push(issue([...path, "flag_094"], pointer + "/flag_094", schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }));
+      if (typeof property94 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_094/type", "type", "must be boolean, got " + describeType(property94), { type: "boolean" }, "flag_094"));
     }
     if (property95 !== undefined) {
-      if (typeof property95 !== "boolean") issues.push(issue([...path, "flag_095"], pointer + "/flag_095", schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }));
+      if (typeof property95 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_095/type", "type", "must be boolean, got " + describeType(property95), { type: "boolean" }, "flag_095"));
     }
     if (property96 !== undefined) {
-      if (typeof property96 !== "boolean") issues.push(issue([...path, "flag_096"], pointer + "/flag_096", schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }));
+      if (typeof property96 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_096/type", "type", "must be boolean, got " + describeType(property96), { type: "boolean" }, "flag_096"));
     }
     if (property97 !== undefined) {
-      if (typeof property97 !== "boolean") issues.push(issue([...path, "flag_097"], pointer + "/flag_097", schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }));
+      if (typeof property97 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_097/type", "type", "must be boolean, got " + describeType(property97), { type: "boolean" }, "flag_097"));
     }
     if (property98 !== undefined) {
-      if (typeof property98 !== "boolean") issues.push(issue([...path, "flag_098"], pointer + "/flag_098", schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }));
+      if (typeof property98 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_098/type", "type", "must be boolean, got " + describeType(property98), { type: "boolean" }, "flag_098"));
     }
     if (property99 !== undefined) {
-      if (typeof property99 !== "boolean") issues.push(issue([...path, "flag_099"], pointer + "/flag_099", schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }));
+      if (typeof property99 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_099/type", "type", "must be boolean, got " + describeType(property99), { type: "boolean" }, "flag_099"));
     }
     if (property100 !== undefined) {
-      if (typeof property100 !== "boolean") issues.push(issue([...path, "flag_100"], pointer + "/flag_100", schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }));
+      if (typeof property100 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_100/type", "type", "must be boolean, got " + describeType(property100), { type: "boolean" }, "flag_100"));
     }
     if (property101 !== undefined) {
-      if (typeof property101 !== "boolean") issues.push(issue([...path, "flag_101"], pointer + "/flag_101", schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }));
+      if (typeof property101 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_101/type", "type", "must be boolean, got " + describeType(property101), { type: "boolean" }, "flag_101"));
     }
     if (property102 !== undefined) {
-      if (typeof property102 !== "boolean") issues.push(issue([...path, "flag_102"], pointer + "/flag_102", schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }));
+      if (typeof property102 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_102/type", "type", "must be boolean, got " + describeType(property102), { type: "boolean" }, "flag_102"));
     }
     if (property103 !== undefined) {
-      if (typeof property103 !== "boolean") issues.push(issue([...path, "flag_103"], pointer + "/flag_103", schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }));
+      if (typeof property103 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_103/type", "type", "must be boolean, got " + describeType(property103), { type: "boolean" }, "flag_103"));
     }
     if (property104 !== undefined) {
-      if (typeof property104 !== "boolean") issues.push(issue([...path, "flag_104"], pointer + "/flag_104", schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }));
+      if (typeof property104 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_104/type", "type", "must be boolean, got " + describeType(property104), { type: "boolean" }, "flag_104"));
     }
     if (property105 !== undefined) {
-      if (typeof property105 !== "boolean") issues.push(issue([...path, "flag_105"], pointer + "/flag_105", schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }));
+      if (typeof property105 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_105/type", "type", "must be boolean, got " + describeType(property105), { type: "boolean" }, "flag_105"));
     }
     if (property106 !== undefined) {
-      if (typeof property106 !== "boolean") issues.push(issue([...path, "flag_106"], pointer + "/flag_106", schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }));
+      if (typeof property106 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_106/type", "type", "must be boolean, got " + describeType(property106), { type: "boolean" }, "flag_106"));
     }
     if (property107 !== undefined) {
-      if (typeof property107 !== "boolean") issues.push(issue([...path, "flag_107"], pointer + "/flag_107", schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }));
+      if (typeof property107 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_107/type", "type", "must be boolean, got " + describeType(property107), { type: "boolean" }, "flag_107"));
     }
     if (property108 !== undefined) {
-      if (typeof property108 !== "boolean") issues.push(issue([...path, "flag_108"], pointer + "/flag_108", schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }));
+      if (typeof property108 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_108/type", "type", "must be boolean, got " + describeType(property108), { type: "boolean" }, "flag_108"));
     }
     if (property109 !== undefined) {
-      if (typeof property109 !== "boolean") issues.push(issue([...path, "flag_109"], pointer + "/flag_109", schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }));
+      if (typeof property109 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_109/type", "type", "must be boolean, got " + describeType(property109), { type: "boolean" }, "flag_109"));
     }
     if (property110 !== undefined) {
-      if (typeof property110 !== "boolean") issues.push(issue([...path, "flag_110"], pointer + "/flag_110", schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }));
+      if (typeof property110 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_110/type", "type", "must be boolean, got " + describeType(property110), { type: "boolean" }, "flag_110"));
     }
     if (property111 !== undefined) {
-      if (typeof property111 !== "boolean") issues.push(issue([...path, "flag_111"], pointer + "/flag_111", schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }));
+      if (typeof property111 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_111/type", "type", "must be boolean, got " + describeType(property111), { type: "boolean" }, "flag_111"));
     }
     if (property112 !== undefined) {
-      if (typeof property112 !== "boolean") issues.push(issue([...path, "flag_112"], pointer + "/flag_112", schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }));
+      if (typeof property112 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_112/type", "type", "must be boolean, got " + describeType(property112), { type: "boolean" }, "flag_112"));
     }
     if (property113 !== undefined) {
-      if (typeof property113 !== "boolean") issues.push(issue([...path, "flag_113"], pointer + "/flag_113", schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }));
+      if (typeof property113 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_113/type", "type", "must be boolean, got " + describeType(property113), { type: "boolean" }, "flag_113"));
     }
     if (property114 !== undefined) {
-      if (typeof property114 !== "boolean") issues.push(issue([...path, "flag_114"], pointer + "/flag_114", schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }));
+      if (typeof property114 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_114/type", "type", "must be boolean, got " + describeType(property114), { type: "boolean" }, "flag_114"));
     }
     if (property115 !== undefined) {
-      if (typeof property115 !== "boolean") issues.push(issue([...path, "flag_115"], pointer + "/flag_115", schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }));
+      if (typeof property115 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_115/type", "type", "must be boolean, got " + describeType(property115), { type: "boolean" }, "flag_115"));
     }
     if (property116 !== undefined) {
-      if (typeof property116 !== "boolean") issues.push(issue([...path, "flag_116"], pointer + "/flag_116", schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }));
+      if (typeof property116 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_116/type", "type", "must be boolean, got " + describeType(property116), { type: "boolean" }, "flag_116"));
     }
     if (property117 !== undefined) {
-      if (typeof property117 !== "boolean") issues.push(issue([...path, "flag_117"], pointer + "/flag_117", schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }));
+      if (typeof property117 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_117/type", "type", "must be boolean, got " + describeType(property117), { type: "boolean" }, "flag_117"));
     }
     if (property118 !== undefined) {
-      if (typeof property118 !== "boolean") issues.push(issue([...path, "flag_118"], pointer + "/flag_118", schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }));
+      if (typeof property118 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_118/type", "type", "must be boolean, got " + describeType(property118), { type: "boolean" }, "flag_118"));
     }
     if (property119 !== undefined) {
-      if (typeof property119 !== "boolean") issues.push(issue([...path, "flag_119"], pointer + "/flag_119", schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }));
+      if (typeof property119 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_119/type", "type", "must be boolean, got " + describeType(property119), { type: "boolean" }, "flag_119"));
     }
     if (property120 !== undefined) {
-      if (typeof property120 !== "boolean") issues.push(issue([...path, "flag_120"], pointer + "/flag_120", schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }));
+      if (typeof property120 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_120/type", "type", "must be boolean, got " + describeType(property120), { type: "boolean" }, "flag_120"));
     }
     if (property121 !== undefined) {
-      if (typeof property121 !== "boolean") issues.push(issue([...path, "flag_121"], pointer + "/flag_121", schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }));
+      if (typeof property121 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_121/type", "type", "must be boolean, got " + describeType(property121), { type: "boolean" }, "flag_121"));
     }
     if (property122 !== undefined) {
-      if (typeof property122 !== "boolean") issues.push(issue([...path, "flag_122"], pointer + "/flag_122", schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }));
+      if (typeof property122 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_122/type", "type", "must be boolean, got " + describeType(property122), { type: "boolean" }, "flag_122"));
     }
     if (property123 !== undefined) {
-      if (typeof property123 !== "boolean") issues.push(issue([...path, "flag_123"], pointer + "/flag_123", schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }));
+      if (typeof property123 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_123/type", "type", "must be boolean, got " + describeType(property123), { type: "boolean" }, "flag_123"));
     }
     if (property124 !== undefined) {
-      if (typeof property124 !== "boolean") issues.push(issue([...path, "flag_124"], pointer + "/flag_124", schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }));
+      if (typeof property124 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_124/type", "type", "must be boolean, got " + describeType(property124), { type: "boolean" }, "flag_124"));
     }
     if (property125 !== undefined) {
-      if (typeof property125 !== "boolean") issues.push(issue([...path, "flag_125"], pointer + "/flag_125", schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }));
+      if (typeof property125 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_125/type", "type", "must be boolean, got " + describeType(property125), { type: "boolean" }, "flag_125"));
     }
     if (property126 !== undefined) {
-      if (typeof property126 !== "boolean") issues.push(issue([...path, "flag_126"], pointer + "/flag_126", schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }));
+      if (typeof property126 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_126/type", "type", "must be boolean, got " + describeType(property126), { type: "boolean" }, "flag_126"));
     }
     if (property127 !== undefined) {
-      if (typeof property127 !== "boolean") issues.push(issue([...path, "flag_127"], pointer + "/flag_127", schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }));
+      if (typeof property127 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/flag_127/type", "type", "must be boolean, got " + describeType(property127), { type: "boolean" }, "flag_127"));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -2179,10 +2181,10 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
           case "flag_125":
           case "flag_126":
           case "flag_127":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: flag_000, flag_001, flag_002, flag_003, flag_004, flag_005, flag_006, flag_007, flag_008, flag_009, flag_010, flag_011, flag_012, flag_013, flag_014, flag_015, flag_016, flag_017, flag_018, flag_019, flag_020, flag_021, flag_022, flag_023, flag_024, flag_025, flag_026, flag_027, flag_028, flag_029, flag_030, flag_031, flag_032, flag_033, flag_034, flag_035, flag_036, flag_037, flag_038, flag_039, flag_040, flag_041, flag_042, flag_043, flag_044, flag_045, flag_046, flag_047, flag_048, flag_049, flag_050, flag_051, flag_052, flag_053, flag_054, flag_055, flag_056, flag_057, flag_058, flag_059, flag_060, flag_061, flag_062, flag_063, flag_064, flag_065, flag_066, flag_067, flag_068, flag_069, flag_070, flag_071, flag_072, flag_073, flag_074, flag_075, flag_076, flag_077, flag_078, flag_079, flag_080, flag_081, flag_082, flag_083, flag_084, flag_085, flag_086, flag_087, flag_088, flag_089, flag_090, flag_091, flag_092, flag_093, flag_094, flag_095, flag_096, flag_097, flag_098, flag_099, flag_100, flag_101, flag_102, flag_103, flag_104, flag_105, flag_106, flag_107, flag_108, flag_109, flag_110, flag_111, flag_112, flag_113, flag_114, flag_115, flag_116, flag_117, flag_118, flag_119, flag_120, flag_121, flag_122, flag_123, flag_124, flag_125, flag_126, flag_127", { additionalProperty: key }, key, true));
       }
     }
   }
@@ -2212,7 +2214,7 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2236,9 +2238,9 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
     }
     if (property0 !== undefined) {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "choice"], pointer + "/choice", schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/choice/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "choice"));
       } else {
-        if (!(allowed.has(property0))) issues.push(issue([...path, "choice"], pointer + "/choice", schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }));
+        if (!(allowed.has(property0))) issues.push(issue(path, pointer, schemaPath + "/properties/choice/enum", "enum", "must be one of \"V000\", \"V001\", \"V002\", \"V003\", \"V004\", \"V005\", \"V006\", \"V007\", \"V008\", \"V009\", … (128 values)", { allowedValues: allowedValues }, "choice"));
       }
     }
     if (property1 !== undefined) {
@@ -2252,10 +2254,10 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
         switch (key) {
           case "choice":
           case "deep":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2282,7 +2284,7 @@ function checkOutputDeep(value: unknown): boolean {
 
 function collectOutputDeep(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2299,7 +2301,7 @@ function collectOutputDeep(value: unknown, path: PathSegment[], pointer: string,
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2308,7 +2310,7 @@ function collectOutputDeep(value: unknown, path: PathSegment[], pointer: string,
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2335,7 +2337,7 @@ function checkOutputDeepNext(value: unknown): boolean {
 
 function collectOutputDeepNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2352,7 +2354,7 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], pointer: str
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2361,7 +2363,7 @@ function collectOutputDeepNext(value: unknown, path: PathSegment[], pointer: str
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2388,7 +2390,7 @@ function checkOutputDeepNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2405,7 +2407,7 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], pointer:
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2414,7 +2416,7 @@ function collectOutputDeepNextNext(value: unknown, path: PathSegment[], pointer:
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2441,7 +2443,7 @@ function checkOutputDeepNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2458,7 +2460,7 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], poin
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2467,7 +2469,7 @@ function collectOutputDeepNextNextNext(value: unknown, path: PathSegment[], poin
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2494,7 +2496,7 @@ function checkOutputDeepNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2511,7 +2513,7 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2520,7 +2522,7 @@ function collectOutputDeepNextNextNextNext(value: unknown, path: PathSegment[], 
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2547,7 +2549,7 @@ function checkOutputDeepNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2564,7 +2566,7 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2573,7 +2575,7 @@ function collectOutputDeepNextNextNextNextNext(value: unknown, path: PathSegment
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2600,7 +2602,7 @@ function checkOutputDeepNextNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2617,7 +2619,7 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2626,7 +2628,7 @@ function collectOutputDeepNextNextNextNextNextNext(value: unknown, path: PathSeg
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2653,7 +2655,7 @@ function checkOutputDeepNextNextNextNextNextNextNext(value: unknown): boolean {
 
 function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2670,7 +2672,7 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2679,7 +2681,7 @@ function collectOutputDeepNextNextNextNextNextNextNext(value: unknown, path: Pat
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2706,7 +2708,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNext(value: unknown): boolea
 
 function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2723,7 +2725,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2732,7 +2734,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNext(value: unknown, path:
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2759,7 +2761,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown): bo
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2776,7 +2778,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2785,7 +2787,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNext(value: unknown, p
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2812,7 +2814,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown)
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2829,7 +2831,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2838,7 +2840,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNext(value: unknow
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2865,7 +2867,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unkn
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2882,7 +2884,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2891,7 +2893,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNext(value: un
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2918,7 +2920,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: 
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2935,7 +2937,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2944,7 +2946,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNext(value
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -2971,7 +2973,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(val
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -2988,7 +2990,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -2997,7 +2999,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNext(v
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3024,7 +3026,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3041,7 +3043,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3050,7 +3052,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3077,7 +3079,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3094,7 +3096,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3103,7 +3105,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3130,7 +3132,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3147,7 +3149,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3156,7 +3158,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3183,7 +3185,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3200,7 +3202,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3209,7 +3211,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3236,7 +3238,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3253,7 +3255,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3262,7 +3264,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3289,7 +3291,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3306,7 +3308,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3315,7 +3317,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3342,7 +3344,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3359,7 +3361,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3368,7 +3370,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3395,7 +3397,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3412,7 +3414,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3421,7 +3423,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3448,7 +3450,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3465,7 +3467,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3474,7 +3476,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3501,7 +3503,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3518,7 +3520,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3527,7 +3529,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3554,7 +3556,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3571,7 +3573,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3580,7 +3582,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3607,7 +3609,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3624,7 +3626,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3633,7 +3635,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3660,7 +3662,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3677,7 +3679,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3686,7 +3688,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3713,7 +3715,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3730,7 +3732,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3739,7 +3741,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3766,7 +3768,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3783,7 +3785,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
       path.push("next");
       collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(property0, path, pointer + "/next", issues, schemaPath + "/properties/next");
@@ -3792,7 +3794,7 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -3819,7 +3821,7 @@ function checkOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNext
 
 function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNextNext(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -3836,14 +3838,14 @@ function collectOutputDeepNextNextNextNextNextNextNextNextNextNextNextNextNextNe
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"next\"" + absenceNote(value, "next"), { missingProperty: "next" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue(path, pointer, schemaPath + "/properties/next/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }, "next"));
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }

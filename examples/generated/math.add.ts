@@ -65,9 +65,11 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  return { instancePath, schemaPath, keyword, message, params, path };
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue {
+  if (key === undefined) return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -143,7 +145,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -163,19 +165,19 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"left\"" + absenceNote(value, "left"), { missingProperty: "left" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "left"], pointer + "/left", schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue(path, pointer, schemaPath + "/properties/left/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }, "left"));
     }
     if (property1 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"right\"" + absenceNote(value, "right"), { missingProperty: "right" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue([...path, "right"], pointer + "/right", schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }));
+      if (typeof property1 !== "number" || !Number.isInteger(property1)) issues.push(issue(path, pointer, schemaPath + "/properties/right/type", "type", "must be an integer, got " + describeType(property1), { type: "integer" }, "right"));
     }
     if (later !== undefined) {
       for (const [key] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: left, right", { additionalProperty: key }, key, true));
       }
     }
   }
@@ -202,7 +204,7 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -218,14 +220,14 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"total\"" + absenceNote(value, "total"), { missingProperty: "total" }));
     } else {
-      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue([...path, "total"], pointer + "/total", schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }));
+      if (typeof property0 !== "number" || !Number.isInteger(property0)) issues.push(issue(path, pointer, schemaPath + "/properties/total/type", "type", "must be an integer, got " + describeType(property0), { type: "integer" }, "total"));
     }
     if (later !== undefined) {
       for (const [key] of later) {
         if (issues.length > maxIssues) break;
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: total", { additionalProperty: key }, key, true));
       }
     }
   }

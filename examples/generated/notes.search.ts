@@ -104,9 +104,11 @@ export interface Validator<T> {
 
 const maxIssues = 100;
 
-/** An issue at `path`, which becomes the issue's own (each call site passes a fresh copy), whose JSON Pointer is `instancePath`. */
-function issue(path: PathSegment[], instancePath: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>): ValidationIssue {
-  return { instancePath, schemaPath, keyword, message, params, path };
+/** An issue at `path`, or at its `key` (escaped where `escape`), with its own copy of the path. */
+function issue(path: PathSegment[], pointer: string, schemaPath: string, keyword: string, message: string, params: Readonly<Record<string, unknown>>, key?: PathSegment, escape?: boolean): ValidationIssue {
+  if (key === undefined) return { instancePath: pointer, schemaPath, keyword, message, params, path: path.slice() };
+  const segment = escape === true && typeof key === "string" && (key.includes("~") || key.includes("/")) ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
+  return { instancePath: pointer + "/" + segment, schemaPath, keyword, message, params, path: [...path, key] };
 }
 
 // Support code, up to the validators: each function is a file of @json-tool-contracts/runtime's src/support/, documented and tested there.
@@ -297,7 +299,7 @@ function checkInput(value: unknown): boolean {
 
 function collectInput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -353,13 +355,13 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"query\"" + absenceNote(value, "query"), { missingProperty: "query" }));
     } else {
       if (typeof property0 !== "string") {
-        issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/query/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "query"));
       } else {
-        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }));
-        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue([...path, "query"], pointer + "/query", schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }));
+        if (property0.length < 2 && (property0.length < 1 || codePointLength(property0) < 1)) issues.push(issue(path, pointer, schemaPath + "/properties/query/minLength", "minLength", "must have at least 1 character, has " + codePointLength(property0), { limit: 1 }, "query"));
+        if (property0.length > 200 && (property0.length > 400 || codePointLength(property0) > 200)) issues.push(issue(path, pointer, schemaPath + "/properties/query/maxLength", "maxLength", "must have at most 200 characters, has " + codePointLength(property0), { limit: 200 }, "query"));
       }
     }
     if (property1 !== undefined) {
@@ -369,32 +371,32 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
     }
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "sort"], pointer + "/sort", schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/sort/type", "type", "must be string, got " + describeType(property2), { type: "string" }, "sort"));
       } else {
-        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue([...path, "sort"], pointer + "/sort", schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }));
+        if (!(property2 === "relevance" || property2 === "newest" || property2 === "oldest")) issues.push(issue(path, pointer, schemaPath + "/properties/sort/enum", "enum", "must be one of \"relevance\", \"newest\", \"oldest\"", { allowedValues: allowedValues }, "sort"));
       }
     }
     if (property3 !== undefined) {
       if (typeof property3 !== "number" || !Number.isInteger(property3)) {
-        issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/limit/type", "type", "must be an integer, got " + describeType(property3), { type: "integer" }, "limit"));
       } else {
-        if (property3 < 1) issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }));
-        if (property3 > 100) issues.push(issue([...path, "limit"], pointer + "/limit", schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }));
+        if (property3 < 1) issues.push(issue(path, pointer, schemaPath + "/properties/limit/minimum", "minimum", "must be >= 1, is " + String(property3), { limit: 1 }, "limit"));
+        if (property3 > 100) issues.push(issue(path, pointer, schemaPath + "/properties/limit/maximum", "maximum", "must be <= 100, is " + String(property3), { limit: 100 }, "limit"));
       }
     }
     if (property4 !== undefined) {
       if (typeof property4 !== "number" || !Number.isFinite(property4)) {
-        issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/minScore/type", "type", "must be number, got " + describeType(property4), { type: "number" }, "minScore"));
       } else {
-        if (property4 < 0) issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }));
-        if (property4 > 1) issues.push(issue([...path, "minScore"], pointer + "/minScore", schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }));
+        if (property4 < 0) issues.push(issue(path, pointer, schemaPath + "/properties/minScore/minimum", "minimum", "must be >= 0, is " + String(property4), { limit: 0 }, "minScore"));
+        if (property4 > 1) issues.push(issue(path, pointer, schemaPath + "/properties/minScore/maximum", "maximum", "must be <= 1.0, is " + String(property4), { limit: 1 }, "minScore"));
       }
     }
     if (property5 !== undefined) {
-      if (typeof property5 !== "boolean") issues.push(issue([...path, "archived"], pointer + "/archived", schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }));
+      if (typeof property5 !== "boolean") issues.push(issue(path, pointer, schemaPath + "/properties/archived/type", "type", "must be boolean, got " + describeType(property5), { type: "boolean" }, "archived"));
     }
     if (property6 !== undefined) {
-      if (property6 !== null) issues.push(issue([...path, "cursor"], pointer + "/cursor", schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }));
+      if (property6 !== null) issues.push(issue(path, pointer, schemaPath + "/properties/cursor/type", "type", "must be null, got " + describeType(property6), { type: "null" }, "cursor"));
     }
     if (property7 !== undefined) {
       path.push("filters");
@@ -402,7 +404,7 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
       path.pop();
     }
     if (property8 !== undefined) {
-      if (!isJsonValue(property8)) issues.push(issue([...path, "extra"], pointer + "/extra", schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}));
+      if (!isJsonValue(property8)) issues.push(issue(path, pointer, schemaPath + "/properties/extra", "type", "must be a JSON value, got " + describeType(property8), {}, "extra"));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -416,10 +418,10 @@ function collectInput(value: unknown, path: PathSegment[], pointer: string, issu
           case "cursor":
           case "filters":
           case "extra":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: query, tags, sort, limit, minScore, archived, cursor, filters, extra", { additionalProperty: key }, key, true));
       }
     }
   }
@@ -439,15 +441,15 @@ function checkInputTags(value: unknown): boolean {
 
 function collectInputTags(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
-    if (value.length > 10) issues.push(issue(path.slice(), pointer, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
+    if (value.length > 10) issues.push(issue(path, pointer, schemaPath + "/maxItems", "maxItems", "must have at most 10 items, has " + value.length, { limit: 10 }));
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
       if (typeof item !== "string") {
-        issues.push(issue([...path, i], pointer + "/" + i, schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/items/type", "type", "must be string, got " + describeType(item), { type: "string" }, i));
       } else {
-        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue([...path, i], pointer + "/" + i, schemaPath + "/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }));
+        if (item.length > 32 && (item.length > 64 || codePointLength(item) > 32)) issues.push(issue(path, pointer, schemaPath + "/items/maxLength", "maxLength", "must have at most 32 characters, has " + codePointLength(item), { limit: 32 }, i));
       }
     }
   }
@@ -476,7 +478,7 @@ function checkInputFilters(value: unknown): boolean {
 
 function collectInputFilters(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -499,10 +501,10 @@ function collectInputFilters(value: unknown, path: PathSegment[], pointer: strin
       if (!isJsonValue(member)) (later ??= []).push([key, member]);
     }
     if (property0 !== undefined) {
-      if (typeof property0 !== "string") issues.push(issue([...path, "after"], pointer + "/after", schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue(path, pointer, schemaPath + "/properties/after/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "after"));
     }
     if (property1 !== undefined) {
-      if (typeof property1 !== "string") issues.push(issue([...path, "before"], pointer + "/before", schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }));
+      if (typeof property1 !== "string") issues.push(issue(path, pointer, schemaPath + "/properties/before/type", "type", "must be string, got " + describeType(property1), { type: "string" }, "before"));
     }
     if (later !== undefined) {
       for (const [key, member] of later) {
@@ -510,10 +512,10 @@ function collectInputFilters(value: unknown, path: PathSegment[], pointer: strin
         switch (key) {
           case "after":
           case "before":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "type", "must be a JSON value, got " + describeType(member), {}, key, true));
       }
     }
   }
@@ -553,7 +555,7 @@ function checkOutput(value: unknown): boolean {
 
 function collectOutput(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -579,19 +581,19 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"hits\"" + absenceNote(value, "hits"), { missingProperty: "hits" }));
     } else {
       path.push("hits");
       collectOutputHits(property0, path, pointer + "/hits", issues, schemaPath + "/properties/hits");
       path.pop();
     }
     if (property1 !== undefined) {
-      if (!isJsonValue(property1)) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}));
-      if (!(property1 === null || property1 === "more")) issues.push(issue([...path, "next"], pointer + "/next", schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }));
+      if (!isJsonValue(property1)) issues.push(issue(path, pointer, schemaPath + "/properties/next", "type", "must be a JSON value, got " + describeType(property1), {}, "next"));
+      if (!(property1 === null || property1 === "more")) issues.push(issue(path, pointer, schemaPath + "/properties/next/enum", "enum", "must be one of null, \"more\"", { allowedValues: allowedValues1 }, "next"));
     }
     if (property2 !== undefined) {
-      if (!isJsonValue(property2)) issues.push(issue([...path, "shape"], pointer + "/shape", schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}));
-      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue([...path, "shape"], pointer + "/shape", schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }));
+      if (!isJsonValue(property2)) issues.push(issue(path, pointer, schemaPath + "/properties/shape", "type", "must be a JSON value, got " + describeType(property2), {}, "shape"));
+      if (!(property2 === "plain" || jsonEqual(property2, allowed) || jsonEqual(property2, allowed1))) issues.push(issue(path, pointer, schemaPath + "/properties/shape/enum", "enum", "must be one of [1,2], {\"kind\":\"point\"}, \"plain\"", { allowedValues: allowedValues2 }, "shape"));
     }
     if (later !== undefined) {
       for (const [key] of later) {
@@ -599,10 +601,10 @@ function collectOutput(value: unknown, path: PathSegment[], pointer: string, iss
         switch (key) {
           case "next":
           case "shape":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: hits, next, shape", { additionalProperty: key }, key, true));
       }
     }
   }
@@ -620,7 +622,7 @@ function checkOutputHits(value: unknown): boolean {
 
 function collectOutputHits(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!Array.isArray(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an array, got " + describeType(value), { type: "array" }));
   } else {
     for (let i = 0; i < value.length && issues.length <= maxIssues; i++) {
       const item: unknown = Object.hasOwn(value, i) ? value[i] : undefined;
@@ -668,7 +670,7 @@ function checkOutputHitsItems(value: unknown): boolean {
 
 function collectOutputHitsItems(value: unknown, path: PathSegment[], pointer: string, issues: ValidationIssue[], schemaPath: string): void {
   if (!isPlainObject(value)) {
-    issues.push(issue(path.slice(), pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
+    issues.push(issue(path, pointer, schemaPath + "/type", "type", "must be an object, got " + describeType(value), { type: "object" }));
   } else {
     let later: [string, unknown][] | undefined;
     let property0: unknown;
@@ -693,20 +695,20 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], pointer: st
       (later ??= []).push([key, undefined]);
     }
     if (property0 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"id\"" + absenceNote(value, "id"), { missingProperty: "id" }));
     } else {
-      if (typeof property0 !== "string") issues.push(issue([...path, "id"], pointer + "/id", schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }));
+      if (typeof property0 !== "string") issues.push(issue(path, pointer, schemaPath + "/properties/id/type", "type", "must be string, got " + describeType(property0), { type: "string" }, "id"));
     }
     if (property1 === undefined) {
-      issues.push(issue(path.slice(), pointer, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
+      issues.push(issue(path, pointer, schemaPath + "/required", "required", "missing required property \"score\"" + absenceNote(value, "score"), { missingProperty: "score" }));
     } else {
-      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue([...path, "score"], pointer + "/score", schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }));
+      if (typeof property1 !== "number" || !Number.isFinite(property1)) issues.push(issue(path, pointer, schemaPath + "/properties/score/type", "type", "must be number, got " + describeType(property1), { type: "number" }, "score"));
     }
     if (property2 !== undefined) {
       if (typeof property2 !== "string") {
-        issues.push(issue([...path, "snippet"], pointer + "/snippet", schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }));
+        issues.push(issue(path, pointer, schemaPath + "/properties/snippet/type", "type", "must be string, got " + describeType(property2), { type: "string" }, "snippet"));
       } else {
-        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue([...path, "snippet"], pointer + "/snippet", schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }));
+        if (property2.length > 280 && (property2.length > 560 || codePointLength(property2) > 280)) issues.push(issue(path, pointer, schemaPath + "/properties/snippet/maxLength", "maxLength", "must have at most 280 characters, has " + codePointLength(property2), { limit: 280 }, "snippet"));
       }
     }
     if (later !== undefined) {
@@ -714,10 +716,10 @@ function collectOutputHitsItems(value: unknown, path: PathSegment[], pointer: st
         if (issues.length > maxIssues) break;
         switch (key) {
           case "snippet":
-            issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}));
+            issues.push(issue(path, pointer, schemaPath + "/properties", "type", "must be a JSON value, got undefined", {}, key, true));
             continue;
         }
-        issues.push(issue([...path, key], pointer + "/" + (key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key), schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }));
+        issues.push(issue(path, pointer, schemaPath + "/additionalProperties", "additionalProperties", "unexpected property " + JSON.stringify(key) + "; allowed: id, score, snippet", { additionalProperty: key }, key, true));
       }
     }
   }
