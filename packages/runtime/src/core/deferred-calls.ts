@@ -75,7 +75,7 @@ export class DeferredCalls {
 
   /**
    * `CapabilityRuntime.suspend` for a call of `deferAsync` running here; undefined when none runs
-   * here under `callId`. Its round is suspended in its first turn (an MCP task's input_required
+   * here under `callId`. Such a call is suspended in its first round (an MCP task's input_required
    * round before it became a task): its id was never handed out, so the store's copy goes at once
    * (done, expiring now) rather than reading as lease_expired later.
    */
