@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileContracts } from '../dist/compiler.js';
 import { discoverContracts } from '../dist/contract/discover.js';
-import { judgeMatrix } from './handwritten/pollution.js';
+import { judgeMatrix, verdictOf } from './handwritten/pollution.js';
 import { calibrate, geomean, sampleLoop, seededRandom, timeBatch } from './timing.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,13 +57,6 @@ for (const file of discoverContracts([join(root, 'fixtures', 'corpus')])) {
 
 // ---- verdicts first: every engine on every labelled sample, each flavour against ours
 
-const verdictOf = (is, value) => {
-  try {
-    return is(value);
-  } catch (error) {
-    return `threw ${error}`;
-  }
-};
 const mislabels = [];
 const invalid = new Set();
 for (const contract of contracts) {

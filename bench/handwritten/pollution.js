@@ -91,7 +91,8 @@ function withPollution(pollution, run) {
   }
 }
 
-const verdictOf = (is, value) => {
+/** A validator's verdict, or what it threw. */
+export const verdictOf = (is, value) => {
   try {
     return is(value);
   } catch (error) {
