@@ -4,7 +4,8 @@ import { element, isJsonObject, isJsonValue, isRecord, longerThan, notePrototype
 const issueTypes = new Set(['Task', 'Bug', 'Story', 'Epic', 'Subtask']);
 const priorities = new Set(['Highest', 'High', 'Medium', 'Low', 'Lowest']);
 const statusCategories = new Set(['new', 'indeterminate', 'done']);
-const isLabel = (value) => typeof value === 'string' && !shorterThan(value, 1) && !longerThan(value, 255);
+// A summary or a label: 1 to 255 characters.
+const isShortText = (value) => typeof value === 'string' && !shorterThan(value, 1) && !longerThan(value, 255);
 const isString = (value) => typeof value === 'string';
 
 // ---- same guarantees
@@ -22,7 +23,7 @@ function soundInput(value) {
         required++;
         break;
       case 'summary':
-        if (!isLabel(item)) return false;
+        if (!isShortText(item)) return false;
         required++;
         break;
       case 'issue_type':
@@ -41,7 +42,7 @@ function soundInput(value) {
         break;
       case 'labels':
         if (!Array.isArray(item) || item.length > 50) return false;
-        for (let i = 0; i < item.length; i++) if (!isLabel(element(item, i))) return false;
+        for (let i = 0; i < item.length; i++) if (!isShortText(element(item, i))) return false;
         break;
       case 'components':
         if (!Array.isArray(item) || item.length > 20) return false;
@@ -234,11 +235,11 @@ export const asUsuallyWritten = {
     is(value) {
       if (!isRecord(value)) return false;
       const { project_key, summary, issue_type, description, assignee, priority, labels, components, fix_versions, parent_key, due_date, story_points, custom_fields, notify_watchers } = value;
-      if (typeof project_key !== 'string' || shorterThan(project_key, 2) || longerThan(project_key, 10) || !isLabel(summary) || !issueTypes.has(issue_type)) return false;
+      if (typeof project_key !== 'string' || shorterThan(project_key, 2) || longerThan(project_key, 10) || !isShortText(summary) || !issueTypes.has(issue_type)) return false;
       if (description !== undefined && (typeof description !== 'string' || longerThan(description, 32767))) return false;
       if (assignee !== undefined && typeof assignee !== 'string') return false;
       if (priority !== undefined && !priorities.has(priority)) return false;
-      if (labels !== undefined && !(Array.isArray(labels) && labels.length <= 50 && labels.every(isLabel))) return false;
+      if (labels !== undefined && !(Array.isArray(labels) && labels.length <= 50 && labels.every(isShortText))) return false;
       if (components !== undefined && !(Array.isArray(components) && components.length <= 20 && components.every(isString))) return false;
       if (fix_versions !== undefined && !(Array.isArray(fix_versions) && fix_versions.every(isString))) return false;
       if (parent_key !== undefined && typeof parent_key !== 'string') return false;
