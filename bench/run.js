@@ -20,6 +20,7 @@ import { otelCallObserver } from '@json-tool-contracts/runtime/otel';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describeLanguageServer, measureLanguageServer } from './lsp.js';
+import { calibrate, geomean, sampleLoop, seededRandom, timeBatch } from './timing.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'bench', 'results');
@@ -31,26 +32,6 @@ const requireFromHere = createRequire(import.meta.url);
 const quick = process.argv.includes('--quick');
 const rounds = quick ? 3 : 9;
 const batchNs = quick ? 5e6 : 2e7;
-
-/** Median time per call in ns: `fn(samples)` runs once over every sample, in batches of about batchNs. */
-function measure(fn, samples) {
-  let iterations = 1;
-  for (;;) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) fn(samples);
-    const elapsed = Number(process.hrtime.bigint() - start);
-    if (elapsed > batchNs / 4) return { iterations: Math.max(1, Math.round((iterations * batchNs) / elapsed)) };
-    iterations *= 4;
-  }
-}
-
-function timeBatch(fn, samples, iterations) {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < iterations; i++) fn(samples);
-  return Number(process.hrtime.bigint() - start) / (iterations * samples.length);
-}
-
-const geomean = (values) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 
 async function importText(name, text) {
   const path = join(moduleDir, name);
@@ -241,20 +222,13 @@ for (const contract of contracts) {
       const sideOf = [...contract.sides.input.samples[label].map(() => 0), ...contract.sides.output.samples[label].map(() => 1)];
       const input = contract.sides.input.engines[engine];
       const output = contract.sides.output.engines[engine];
-      // A fresh function per plan keeps every call site monomorphic (closures of one literal share
-      // their type feedback); the verdicts are counted and returned, so no work can be optimised away.
-      const run = new Function('input', 'output', 'sideOf', 'return function run(values) { let accepted = 0; for (let i = 0; i < values.length; i++) if ((sideOf[i] === 0 ? input : output)(values[i])) accepted++; return accepted; };')(input, output, sideOf);
-      plans.push({ key: `${contract.name}|${engine}|${label}`, run, samples });
+      plans.push({ key: `${contract.name}|${engine}|${label}`, run: sampleLoop(input, output, sideOf), samples });
     }
   }
 }
-for (const plan of plans) plan.iterations = measure(plan.run, plan.samples).iterations;
+for (const plan of plans) plan.iterations = calibrate(plan.run, plan.samples, batchNs);
 // Each round visits the plans in a new order, so no engine always runs right after the same other one.
-let seed = 42;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
+const random = seededRandom(42);
 for (let round = 0; round <= rounds; round++) {
   const order = plans.map((plan) => ({ plan, key: random() })).sort((a, b) => a.key - b.key);
   for (const { plan } of order) {
@@ -318,7 +292,7 @@ for (const contract of small) {
     [bareJson, texts],
     [callsOf(watchingNothing), inputs],
     [callsOf(traced), inputs],
-  ].map(([run, values]) => ({ run, values, iterations: measure(run, values).iterations, times: [] }));
+  ].map(([run, values]) => ({ run, values, iterations: calibrate(run, values, batchNs), times: [] }));
   for (let round = 0; round <= rounds; round++) {
     for (const plan of plansHere) if (round > 0) plan.times.push(timeBatch(plan.run, plan.values, plan.iterations));
     await tracerProvider.forceFlush();
