@@ -9,7 +9,7 @@ import { fork } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'bench', 'results');
@@ -50,64 +50,9 @@ else await main();
 
 async function serve(variant, dir) {
   const { createServer } = await import('node:http');
-  const { randomUUID } = await import('node:crypto');
-  const { CapabilityRuntime, ToolMetadata, ToolPolicy } = await import('@json-tool-contracts/runtime');
-  const { mcpHttpHandler, mcpNodeListener } = await import('@json-tool-contracts/runtime/mcp/http');
-  const { serveToolsOnMcpServer } = await import('@json-tool-contracts/runtime/mcp');
-  const { createMcpHandler, fromJsonSchema, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/server');
-  const { z } = await import('zod');
-  const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8'));
-  const serverInfo = { name: 'bench', version: '1.0.0' };
-  const result = (output) => ({ content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output });
-
-  let handler;
-  if (variant === 'sdk+none') {
-    handler = sdkHandler(() => {
-      const server = new McpServer(serverInfo);
-      for (const tool of tools) server.registerTool(tool.name, { description: tool.description }, () => result(tool.answer));
-      return server;
-    });
-  } else if (variant === 'ours' || variant === 'sdk+ours') {
-    const { contracts } = await import(pathToFileURL(join(dir, 'gen', 'index.mjs')).href);
-    const runtime = new CapabilityRuntime();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    for (const contract of Object.values(contracts)) {
-      const { answer } = byName.get(contract.name);
-      runtime.registerValidatedJsonTool(ToolPolicy.json(contract.name), ToolMetadata.of(contract.description), contract, () => answer);
-    }
-    if (variant === 'ours') handler = mcpHttpHandler(runtime, { serverInfo });
-    else
-      handler = sdkHandler(() => {
-        const server = new McpServer(serverInfo);
-        serveToolsOnMcpServer(server, runtime);
-        return server;
-      });
-  } else {
-    // The schemas are converted once at start, the servers built per request register them: the cheapest a user can make it.
-    const schemas = tools.map((tool) => (variant === 'sdk+zod' ? { ...tool, inputSchema: z.fromJSONSchema(tool.input), outputSchema: z.fromJSONSchema(tool.output) } : { ...tool, inputSchema: fromJsonSchema(tool.input), outputSchema: fromJsonSchema(tool.output) }));
-    handler = sdkHandler(() => {
-      const server = new McpServer(serverInfo);
-      for (const tool of schemas) server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, () => result(tool.answer));
-      return server;
-    });
-  }
-
-  /** SDK v2 as docs/mcp-revisions.md wires it: 2026-07-28 per request (createMcpHandler), 2025-11-25 in sessions. */
-  function sdkHandler(factory) {
-    const modern = createMcpHandler(factory, { legacy: 'reject' });
-    const sessions = new Map();
-    const legacy = async (request) => {
-      const sessionId = request.headers.get('mcp-session-id');
-      if (sessionId !== null) {
-        const known = sessions.get(sessionId);
-        return known === undefined ? new Response(null, { status: 404 }) : known.handleRequest(request);
-      }
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (id) => sessions.set(id, transport) });
-      await factory().connect(transport);
-      return transport.handleRequest(request);
-    };
-    return { fetch: async (request) => ((await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)) };
-  }
+  const { mcpNodeListener } = await import('@json-tool-contracts/runtime/mcp/http');
+  const { serverHandler } = await import('./server-handlers.js');
+  const handler = await serverHandler(variant, dir);
 
   const server = createServer(mcpNodeListener(handler));
   server.keepAliveTimeout = 60_000;
