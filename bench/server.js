@@ -216,7 +216,8 @@ async function main() {
     }
     return copy;
   };
-  for (const cell of cells) await load(cell.server.url, cell.request, 0.5);
+  // Long enough for V8 to finish compiling each server's path (about 3,000 requests: bench/server-instructions.js), so that the rounds see the steady state.
+  for (const cell of cells) await load(cell.server.url, cell.request, quick ? 0.5 : 2);
   const loads = [];
   for (let round = 0; round < rounds; round++) {
     loads.push(loadavg()[0]);
