@@ -341,11 +341,11 @@ export function mcpToolHandlers(runtime: CapabilityRuntime, options: McpToolHand
 
   function toolResult(name: string, result: CallResult, protocol: McpProtocolVersion): McpCallToolResult {
     if (!result.ok) return errorResult(failureText(result));
-    // The text copy first: a client that reads only the first block still gets the output.
-    const content: ContentBlock[] = [{ type: 'text', text: outputText(result.output) }, ...(result.content ?? [])];
-    if (current(protocol).structured.get(name) !== true) return { content };
     // The text keeps every digit; structuredContent holds doubles, as every MCP client reads JSON numbers.
     const { value, fits } = outputAsDoubles(result.output);
+    // The text copy first: a client that reads only the first block still gets the output. An output that is its own doubles holds no exact-mode number: JSON.stringify writes it, with no second walk.
+    const content: ContentBlock[] = [{ type: 'text', text: value === result.output ? JSON.stringify(value) : outputText(result.output) }, ...(result.content ?? [])];
+    if (current(protocol).structured.get(name) !== true) return { content };
     if (!fits) return errorResult(`invalid_output: the output of "${name}" holds a number beyond the range of a 64-bit float, which structuredContent cannot carry (an MCP client reads it as a double; JSON.stringify would write null)`);
     return { content, structuredContent: value as Record<string, unknown> };
   }
